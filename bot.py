@@ -1,0 +1,43 @@
+"""Start banshabot: NoneBot with the OneBot v11 adapter, plugins from plugins/."""
+
+import os
+from pathlib import Path
+
+import nonebot
+from nonebot.adapters.onebot.v11 import Adapter as OneBotV11Adapter
+from nonebot.config import Config, Env
+
+ROOT = Path(__file__).resolve().parent
+
+# Used only where neither the environment nor .env / .env.{ENVIRONMENT} sets
+# the value. "" in COMMAND_START lets players type 版本 without a leading "/".
+DEFAULTS = {
+    "driver": "~fastapi",  # serves the reverse WebSocket OneBot connects to
+    "host": "127.0.0.1",
+    "port": 8080,
+    "command_start": ["/", ""],
+}
+
+
+def _unset_defaults() -> dict:
+    # nonebot.init() keyword arguments beat both the environment and .env, so
+    # passing DEFAULTS blindly would make HOST=... or PORT=... ineffective.
+    # Read the configuration the way init() does and keep only what it lacks.
+    env_files = (".env", f".env.{Env().environment}")
+    configured = Config(_env_file=env_files).model_fields_set
+    return {key: value for key, value in DEFAULTS.items() if key not in configured}
+
+
+def main() -> None:
+    # .env, data/ and plugins/ belong to the project, wherever it is started from.
+    os.chdir(ROOT)
+    Path("data").mkdir(exist_ok=True)
+
+    nonebot.init(**_unset_defaults())
+    nonebot.get_driver().register_adapter(OneBotV11Adapter)
+    nonebot.load_plugins("plugins")
+    nonebot.run()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,74 @@
+"""Everything that can happen to a game, as plain values.
+
+A game changes only through these. The bot stores each accepted command (the game log) and rebuilds
+a game by applying them again; the replay tool builds them from a scenario file.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal, Union
+
+Target = Union[str, int, list, None]
+
+
+@dataclass(frozen=True)
+class Act:
+    """A player uses a skill (`放弃` gives up everything the player could still do in this phase)."""
+
+    by: str
+    skill: str
+    target: Target = None
+    text: str | None = None  # last words and other free text; never interpreted
+
+
+@dataclass(frozen=True)
+class OpenDay:
+    """开门: the next day begins; a running night is finished and resolved first.
+
+    `lapse`: every decision still asked of a player has let its time limit pass (a replay moving on).
+    """
+
+    lapse: bool = False
+
+
+@dataclass(frozen=True)
+class CloseDay:
+    """关门: the day ends and the next night begins. `lapse` as for OpenDay."""
+
+    lapse: bool = False
+
+
+@dataclass(frozen=True)
+class ResolveNight:
+    """Resolve the running night now because every action is in (the bot sends it early)."""
+
+
+@dataclass(frozen=True)
+class Ballots:
+    """The day's votes as finally counted, in the order they were posted."""
+
+    kind: Literal["election", "exile"]
+    ballots: tuple[tuple[str, str], ...]  # (voter, target or 弃权)
+
+
+@dataclass(frozen=True)
+class Card:
+    color: Literal["蓝牌", "黄牌", "红牌"]
+    to: str
+
+
+@dataclass(frozen=True)
+class Timeout:
+    """A time limit passed: everything still awaited under this key gets the post's consequence."""
+
+    key: str
+
+
+@dataclass(frozen=True)
+class FactionLoss:
+    """The director judges a faction lost (判负), as a red card allows."""
+
+    faction: str
+
+
+Command = Union[Act, OpenDay, CloseDay, ResolveNight, Ballots, Card, Timeout, FactionLoss]

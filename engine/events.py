@@ -1,0 +1,105 @@
+"""What a command made happen, as plain values the bot delivers and the replay records.
+
+Audiences: `player:NAME` (private chat), `team:TEAM` (a team's group), `director`, `public`
+(the forum announcement). Nothing secret is ever addressed to `public`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Anchor = Literal["now", "close", "open"]
+
+
+@dataclass(frozen=True)
+class Death:
+    name: str
+    phase: str
+    number: int
+    cause: str
+
+
+@dataclass(frozen=True)
+class Feedback:
+    """A private result (a check, who was attacked, the guard's answer)."""
+
+    to: str
+    skill: str
+    phase: str
+    number: int
+    target: Any
+    result: Any
+    audience: str  # where it is delivered: the player, or the team that acted together
+    text: str
+
+
+@dataclass(frozen=True)
+class Notice:
+    audience: str
+    text: str
+
+
+@dataclass(frozen=True)
+class DeadlineStart:
+    """A time limit begins: it ends `minutes` after the anchor (`open`: at the next 开门)."""
+
+    key: str
+    who: tuple[str, ...]
+    what: str
+    anchor: Anchor
+    minutes: int
+
+
+@dataclass(frozen=True)
+class DeadlineEnd:
+    key: str
+
+
+@dataclass(frozen=True)
+class Announcement:
+    """The 开门 announcement's list of who went out in the night just ended."""
+
+    phase: str
+    number: int
+    deaths: tuple[str, ...]
+    text: str
+
+
+@dataclass(frozen=True)
+class Tally:
+    phase: str
+    number: int
+    kind: str
+    counts: dict
+    result: str | None
+    text: str
+
+
+@dataclass(frozen=True)
+class TeamChange:
+    """Who is in a team's group changed (a member joins or leaves it)."""
+
+    team: str
+    members: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class GameOver:
+    winner: str
+    lost: tuple[str, ...]
+
+
+Event = Death | Feedback | Notice | DeadlineStart | DeadlineEnd | Announcement | Tally | TeamChange | GameOver
+
+
+@dataclass
+class Outcome:
+    """The answer to one command: accepted with its events, or rejected with a reason."""
+
+    ok: bool
+    events: list = field(default_factory=list)
+    error: str | None = None
+    warnings: list[str] = field(default_factory=list)  # accepted, but parts were void (a bad ballot)
+
+    def of(self, kind: type) -> list:
+        return [e for e in self.events if isinstance(e, kind)]

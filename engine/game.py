@@ -1,0 +1,519 @@
+"""A game: one command in, what happened out.
+
+`Game.apply` runs a command on a copy of the state; a refused command leaves the game exactly as it
+was. Everything random draws on the game's own seeded generator, so applying the same commands to
+the same seed always gives the same game.
+"""
+from __future__ import annotations
+
+import copy
+import random
+import re
+from fractions import Fraction
+from typing import Any
+
+from .commands import Act, Ballots, Card, CloseDay, Command, FactionLoss, OpenDay, ResolveNight, Timeout
+from .errors import Rejected
+from .events import (
+    Announcement,
+    DeadlineEnd,
+    DeadlineStart,
+    Death,
+    Feedback,
+    GameOver,
+    Notice,
+    Outcome,
+    Tally,
+    TeamChange,
+)
+from .ruleset import Ruleset
+from .state import Day, GameState, Night, Pending, Player
+from .votes import count
+
+PASS = "放弃"
+LAST_WORDS = "遗言"
+SURRENDER = "投降"
+ABSTAIN = "弃权"
+CARD_UPGRADE = {"蓝牌": "黄牌", "黄牌": "红牌"}
+DISCUZ = re.compile(r"\[/?(?:b|i|u|s|color|size|font|url|img|quote|code|hide|align|list|table|tr|td|float|media|audio|flash|email|backcolor|p|hr|\*)(?:=[^\]]*)?\]", re.I)
+
+
+class Game:
+    def __init__(self, ruleset: Ruleset, players: list[tuple[str, str]], seed: int = 0):
+        """`players`: (name, identity) in seat order."""
+        teams: dict[str, list[str]] = {}
+        built = []
+        for seat, (name, role_name) in enumerate(players, start=1):
+            role = ruleset.role(role_name)
+            built.append(Player(name=name, seat=seat, role=role_name, faction=role.faction))
+            if role.team:
+                teams.setdefault(role.team, []).append(name)
+        self.rules = ruleset
+        self.state = GameState(ruleset=ruleset.id, seed=seed, rng=random.Random(seed), players=built, teams=teams)
+        self.events: list = []
+        self.warnings: list[str] = []
+
+    # --- the one entry point ---------------------------------------------------------------------
+    def apply(self, cmd: Command) -> Outcome:
+        saved = copy.deepcopy(self.state)
+        self.events, self.warnings = [], []
+        try:
+            if self.state.phase == "over":
+                raise Rejected("游戏已经结束")
+            self._dispatch(cmd)
+        except Rejected as refusal:
+            self.state = saved
+            self.events, self.warnings = [], []
+            return Outcome(ok=False, error=refusal.reason)
+        return Outcome(ok=True, events=self.events, warnings=self.warnings)
+
+    def _dispatch(self, cmd: Command) -> None:
+        match cmd:
+            case Act():
+                self._act(cmd)
+            case OpenDay():
+                self._open_day(cmd.lapse)
+            case CloseDay():
+                self._close_day(cmd.lapse)
+            case ResolveNight():
+                self._resolve_night_early()
+            case Ballots():
+                self._ballots(cmd)
+            case Card():
+                self._card(cmd.color, self.find(cmd.to))
+            case Timeout():
+                self._timeout(cmd.key)
+            case FactionLoss():
+                self.lose(cmd.faction)
+            case _:
+                raise Rejected("无法识别的指令")
+        if self.state.phase == "night":
+            self.rules.route_feedback(self)
+
+    # --- helpers for rulesets ----------------------------------------------------------------------
+    @property
+    def phase(self) -> str:
+        return self.state.phase
+
+    @property
+    def night(self) -> Night:
+        return self.state.night
+
+    def emit(self, event: Any) -> None:
+        self.events.append(event)
+
+    def tell(self, audience: str, text: str) -> None:
+        self.emit(Notice(audience, text))
+
+    def label(self, p: Player) -> str:
+        return f"{p.seat}号 {p.name}"
+
+    def find(self, spec: Any) -> Player:
+        """A player by seat number or character name."""
+        text = str(spec).strip() if spec is not None else ""
+        if text.isdigit():
+            for p in self.state.players:
+                if p.seat == int(text):
+                    return p
+        p = self.state.player(text)
+        if p is None:
+            raise Rejected(f"没有找到角色「{text}」，请发送座位号或角色名")
+        return p
+
+    def living_target(self, spec: Any, skill: str) -> Player:
+        if spec is None or spec == "":
+            raise Rejected(f"<{skill}>需要一个目标，请发送“{skill} 座位号或角色名”")
+        p = self.find(spec)
+        if not p.alive:
+            raise Rejected(f"{p.name} 已出局，不能作为<{skill}>的目标")
+        return p
+
+    def team_of(self, name: str) -> str | None:
+        return next((t for t, members in self.state.teams.items() if name in members), None)
+
+    def set_team(self, team: str, members: list[str]) -> None:
+        self.state.teams[team] = members
+        self.emit(TeamChange(team, tuple(members)))
+
+    def decided(self, who: str, slot: str) -> bool:
+        return f"{who}:{slot}" in self.night.done
+
+    def mark_done(self, who: str, slot: str) -> None:
+        if f"{who}:{slot}" not in self.night.done:
+            self.night.done.add(f"{who}:{slot}")
+            self.emit(DeadlineEnd(self.night_key(who, slot)))
+
+    def night_key(self, who: str, slot: str) -> str:
+        return f"night{self.night.number}:{slot}:{who}"
+
+    def start_deadline(self, key: str, who: list[str], what: str, limit: str) -> None:
+        spec = self.rules.limits[limit]
+        self.emit(DeadlineStart(key, tuple(who), what, spec.anchor, spec.minutes))
+
+    def give_feedback(self, to: Player, skill: str, target: Any, result: Any, text: str, audience: str | None = None) -> None:
+        """Send a private result once; the same feedback is never given twice in a night."""
+        key = f"{skill}:{to.name}"
+        if key in self.night.delivered:
+            return
+        self.night.delivered.add(key)
+        entry = {"to": to.name, "skill": skill, "phase": "night", "number": self.night.number, "result": result}
+        if target is not None:
+            entry["target"] = target
+        self.state.feedback.append(entry)
+        self.emit(Feedback(to.name, skill, "night", self.night.number, target, result, audience or f"player:{to.name}", text))
+
+    def feedback_given(self, to: str, skill: str) -> bool:
+        return f"{skill}:{to}" in self.night.delivered
+
+    def ask(self, who: Player, skill: str, text: str, limit: str, context: Any = None) -> None:
+        key = f"{skill}:{who.name}:{self.phase}{self.state.number}"
+        self.state.pending.append(Pending(key=key, who=who.name, skill=skill, context=context))
+        self.tell(f"player:{who.name}", text)
+        self.tell("director", f"等待 {self.label(who)} 发动<{skill}>")
+        self.start_deadline(key, [who.name], skill, limit)
+
+    def pending_for(self, name: str, skill: str) -> Pending | None:
+        return next((p for p in self.state.pending if p.who == name and p.skill == skill), None)
+
+    def settle(self, pending: Pending) -> None:
+        self.state.pending.remove(pending)
+        self.emit(DeadlineEnd(pending.key))
+
+    # --- deaths -------------------------------------------------------------------------------------
+    def kill(self, p: Player, cause: str) -> None:
+        """Take a player out now. Night deaths are published later, at 开门."""
+        if not p.alive:
+            return
+        p.alive = False
+        number = self.state.number
+        p.death = (self.phase, number, cause)
+        self.state.deaths.append({"name": p.name, "phase": self.phase, "number": number, "cause": cause})
+        self.emit(Death(p.name, self.phase, number, cause))
+        self.tell("director", f"{self.label(p)} 出局（{cause}）")
+        if self.state.sheriff == p.name:
+            self.state.sheriff = None
+            self.state.carry["badge_of"] = p.name
+        self.rules.after_death(self, p, cause)
+        if self.rules.has_last_words(self, p, cause):
+            self.state.last_words[p.name] = None
+
+    def publish_deaths(self, names: list[str], why: str) -> None:
+        """Deaths published at once (by day, a red card); last words are asked for and the game is judged."""
+        if names:
+            self.tell("public", f"{why}：" + "、".join(self.label(self.find(n)) for n in names) + " 出局")
+            self.offer_last_words(names)
+        self.rules.check_end(self)
+
+    def offer_last_words(self, names: list[str]) -> None:
+        for name in names:
+            if name in self.state.last_words and self.state.last_words[name] is None:
+                key = f"{LAST_WORDS}:{name}"
+                self.tell(f"player:{name}", "你已出局，可以留下遗言：发送“遗言 内容”（可多行），下一个白天开始前有效。遗言中禁止使用Discuz!代码。")
+                self.emit(DeadlineStart(key, (name,), LAST_WORDS, "open", 0))
+
+    # --- the end ------------------------------------------------------------------------------------
+    def lose(self, faction: str) -> None:
+        if faction in self.state.lost or self.state.winner:
+            raise Rejected(f"{faction}已经判负或游戏已经结束")
+        if faction not in {r.faction for r in self.rules.roles}:
+            raise Rejected(f"本局没有{faction}")
+        self.state.lost.append(faction)
+        self.emit(Notice("director", f"{faction}判负"))
+        self.rules.check_end(self)
+
+    def win(self, faction: str) -> None:
+        s = self.state
+        for other in sorted({r.faction for r in self.rules.roles}, key=lambda f: [r.faction for r in self.rules.roles].index(f)):
+            if other != faction and other not in s.lost:
+                s.lost.append(other)
+        s.winner = faction
+        s.phase = "over"
+        for pending in list(s.pending):
+            self.settle(pending)
+        self.emit(GameOver(faction, tuple(s.lost)))
+        self.tell("public", f"游戏结束，{faction}获胜")
+
+    # --- acts ---------------------------------------------------------------------------------------
+    def _act(self, cmd: Act) -> None:
+        actor = self.find(cmd.by)
+        if cmd.skill == PASS:
+            return self._pass(actor)
+        if cmd.skill == LAST_WORDS:
+            return self._last_words(actor, cmd.text if cmd.text is not None else cmd.target)
+        if cmd.skill == SURRENDER:
+            return self._surrender(actor, cmd.target)
+        skill = self.rules.skill(cmd.skill)
+        if skill is None:
+            raise Rejected(f"本局没有技能<{cmd.skill}>")
+        pending = self.pending_for(actor.name, skill.name)
+        if skill.when == "decision":
+            if pending is None:
+                raise Rejected(f"{actor.name} 现在不能发动<{skill.name}>")
+        else:
+            if not actor.alive:
+                raise Rejected(f"{actor.name} 已出局，不能发动技能")
+            if skill.when == "start" and self.phase != "setup":
+                raise Rejected(f"<{skill.name}>只能在游戏开始时发动")
+            if skill.when in ("night", "day") and self.phase != skill.when:
+                raise Rejected(f"<{skill.name}>只能在{'夜晚' if skill.when == 'night' else '白天'}发动")
+            if skill.when == "night" and self.night.resolved:
+                raise Rejected("今晚的行动已经结算，不能再发动技能")
+        skill.run(self, actor, cmd.target)
+        shown = "" if cmd.target is None else f" {cmd.target}"
+        self.tell("director", f"{self.label(actor)}：{skill.name}{shown}")
+
+    def _pass(self, actor: Player) -> None:
+        gave_up = False
+        if self.phase == "night" and not self.night.resolved:
+            for who, slot in self.rules.awaiting(self):
+                if who == actor.name or (who == self.team_of(actor.name) and actor.alive):
+                    self.rules.pass_night(self, who, slot)
+                    gave_up = True
+        for pending in [p for p in self.state.pending if p.who == actor.name]:
+            self._expire(pending)
+            gave_up = True
+        if self.state.last_words.get(actor.name, "") is None:
+            self.state.last_words[actor.name] = ""
+            self.emit(DeadlineEnd(f"{LAST_WORDS}:{actor.name}"))
+            gave_up = True
+        if not gave_up:
+            raise Rejected(f"{actor.name} 现在没有可以放弃的行动")
+        self.tell("director", f"{self.label(actor)}：放弃")
+        self.tell(f"player:{actor.name}", "已收到：放弃。")
+
+    def _last_words(self, actor: Player, text: Any) -> None:
+        if actor.alive or actor.name not in self.state.last_words:
+            raise Rejected(f"{actor.name} 没有遗言权利")
+        if self.state.last_words[actor.name] is not None:
+            raise Rejected("遗言已经提交或放弃，不能再次提交")
+        words = "" if text is None else str(text)
+        if not words.strip():
+            raise Rejected("遗言是空的：请发送“遗言 内容”，或发送“放弃”放弃遗言")
+        self.state.last_words[actor.name] = words
+        self.emit(DeadlineEnd(f"{LAST_WORDS}:{actor.name}"))
+        self.tell(f"player:{actor.name}", "已收到遗言，将在下一个白天开始时公示。")
+        self.tell("director", f"{self.label(actor)} 的遗言：\n{words}")
+        if DISCUZ.search(words):
+            self.tell("director", f"注意：{self.label(actor)} 的遗言含有Discuz!代码，规则禁止")
+
+    def _surrender(self, actor: Player, answer: Any) -> None:
+        faction = actor.faction
+        voters = self.rules.surrender_voters(self, faction)
+        if not voters:
+            raise Rejected(f"{faction}不能投降")
+        agreed: set[str] = self.state.carry.setdefault(f"surrender:{faction}", set())
+        if answer in ("拒绝", "不同意", "否"):
+            if not agreed:
+                raise Rejected("现在没有进行中的投降提议")
+            agreed.clear()
+            for name in voters:
+                self.tell(f"player:{name}", f"{actor.name} 拒绝投降，投降提议作废")
+            return
+        if actor.name not in voters and agreed:
+            raise Rejected(f"{actor.name} 不在需要询问的名单中")
+        agreed.add(actor.name)
+        if set(voters) <= agreed:
+            self.tell("director", f"{faction}全员同意投降，投降有效")
+            self.lose(faction)
+            return
+        for name in voters:
+            if name not in agreed:
+                self.tell(f"player:{name}", f"{actor.name} 提议{faction}投降：发送“投降”同意，发送“投降 拒绝”拒绝")
+
+    # --- phases -------------------------------------------------------------------------------------
+    def _begin(self, first: str) -> None:
+        if self.rules.first_phase != first:
+            raise Rejected(f"本局游戏从{'夜晚' if self.rules.first_phase == 'night' else '白天'}开始")
+        self.rules.start_game(self)
+
+    def _lapse(self) -> None:
+        for pending in list(self.state.pending):
+            self._expire(pending)
+
+    def _open_day(self, lapse: bool) -> None:
+        s = self.state
+        if s.phase == "day" and not self.rules.day_follows_day(s.day_no):
+            raise Rejected("今天之后是夜晚：请先关门")
+        if lapse:
+            self._lapse()
+        if s.phase == "setup":
+            self._begin("day")
+        elif s.phase == "night" and not s.night.resolved:
+            self._finish_night()
+        if s.phase == "over":
+            return
+        self._publish_last_words()
+        s.phase = "day"
+        s.day_no += 1
+        s.day = Day(number=s.day_no, votes=self.rules.day_votes(s.day_no))
+        died = s.carry.pop("night_deaths", None)
+        if died is not None:
+            self.rules.morning(self, died)
+        if s.phase == "day":
+            self.rules.begin_day(self)
+
+    def announce(self, names: list[str]) -> None:
+        """The 开门 list of who went out in the night just ended, in the post's order."""
+        s = self.state
+        players = [s.player(n) for n in names]
+        if self.rules.announce_order == "seat":
+            players.sort(key=lambda p: p.seat)
+        ordered = tuple(p.name for p in players)
+        s.announcements.append({"phase": "day", "number": s.day_no, "deaths": list(ordered)})
+        text = "昨晚出局：" + ("、".join(self.label(p) for p in players) if players else "无人出局（平安夜）")
+        self.emit(Announcement("day", s.day_no, ordered, text))
+        self.tell("public", text)
+        self.offer_last_words(list(ordered))
+        self.rules.check_end(self)
+
+    def _publish_last_words(self) -> None:
+        s = self.state
+        for name, words in list(s.last_words.items()):
+            if words is None:
+                s.last_words[name] = ""
+                self.emit(DeadlineEnd(f"{LAST_WORDS}:{name}"))
+                self.tell("director", f"{name} 未在时限内提交遗言，视为放弃")
+            elif words and not s.carry.get(f"published:{name}"):
+                s.carry[f"published:{name}"] = True
+                self.tell("public", f"{name} 的遗言：\n{words}")
+
+    def _close_day(self, lapse: bool) -> None:
+        s = self.state
+        if s.phase == "night":
+            raise Rejected("现在已经是夜晚")
+        if s.phase == "day" and self.rules.day_follows_day(s.day_no):
+            raise Rejected("今天之后还是白天：请开门进入下一个白天")
+        if lapse:
+            self._lapse()
+        if s.phase == "setup":
+            self._begin("night")
+        if s.phase == "over":
+            return
+        s.phase = "night"
+        s.night_no += 1
+        s.night = Night(number=s.night_no)
+        s.day = None
+        self.tell("public", f"关门，第{s.night_no}夜开始")
+        self.rules.begin_night(self)
+
+    def night_complete(self) -> bool:
+        return self.phase == "night" and not self.night.resolved and not self.rules.awaiting(self)
+
+    def _resolve_night_early(self) -> None:
+        if self.phase != "night" or self.night.resolved:
+            raise Rejected("现在没有待结算的夜晚")
+        waiting = self.rules.awaiting(self)
+        if waiting:
+            raise Rejected("还有行动未收齐：" + "、".join(f"{who}<{slot}>" for who, slot in waiting))
+        self._settle_night()
+
+    def _finish_night(self) -> None:
+        """开门 ends the night: whoever has not acted let the time limit pass."""
+        for _ in range(len(self.state.players) * 4):
+            waiting = self.rules.awaiting(self)
+            if not waiting:
+                break
+            who, slot = waiting[0]
+            self.rules.pass_night(self, who, slot)
+            self.rules.route_feedback(self)
+        self._settle_night()
+
+    def _settle_night(self) -> None:
+        self.rules.route_feedback(self)
+        outs = self.rules.resolve_night(self)
+        self.night.resolved = True
+        names = []
+        for name, cause in outs:
+            p = self.state.player(name)
+            if p.alive:
+                self.kill(p, cause)
+                names.append(name)
+        self.state.carry["night_deaths"] = names
+        self.tell("director", "夜晚已结算，开门公告草稿：昨晚出局：" + ("、".join(names) or "无人出局"))
+
+    # --- votes --------------------------------------------------------------------------------------
+    def _ballots(self, cmd: Ballots) -> None:
+        s = self.state
+        word = "警长竞选" if cmd.kind == "election" else "放逐投票"
+        if s.phase != "day":
+            raise Rejected(f"现在不是白天，不能进行{word}")
+        if cmd.kind not in s.day.votes:
+            raise Rejected(f"今天没有{word}")
+        if cmd.kind in s.day.counted:
+            raise Rejected(f"今天的{word}已经统计过")
+        if cmd.kind == "exile" and s.day.called_off:
+            raise Rejected("今天有人自爆，投票取消")
+        valid: list[tuple[str, str, Fraction]] = []
+        for voter_name, target_name in cmd.ballots:
+            reason = self.rules.ballot_problem(self, cmd.kind, voter_name, target_name)
+            if reason:
+                self.warnings.append(f"{voter_name} 的票无效：{reason}")
+                continue
+            weight = self.vote_weight(voter_name, cmd.kind)
+            valid.append((voter_name, target_name, weight))
+        bonus = self.rules.exile_bonus(self) if cmd.kind == "exile" else {}
+        counts, result = count(valid, bonus, self.rules.tie_rule(self, cmd.kind))
+        s.day.counted.add(cmd.kind)
+        shown = {k: (int(v) if v.denominator == 1 else float(v)) for k, v in counts.items()}
+        s.tallies.append({"phase": "day", "number": s.day_no, "kind": cmd.kind, "counts": shown, "result": result})
+        text = f"第{s.day_no}天{word}结果：" + ("，".join(f"{k} {v}票" for k, v in shown.items()) or "无有效票")
+        text += f"。{result} {'当选警长' if cmd.kind == 'election' else '出局'}" if result else "。平票或无票：" + ("本局没有警长" if cmd.kind == "election" else "无人出局")
+        self.emit(Tally("day", s.day_no, cmd.kind, shown, result, text))
+        self.tell("public", text)
+        if cmd.kind == "election":
+            self.rules.after_election(self, result)
+        elif result:
+            p = s.player(result)
+            self.kill(p, "投票")
+            self.publish_deaths([p.name], "放逐投票")
+
+    def vote_weight(self, voter: str, kind: str) -> Fraction:
+        return self.rules.sheriff_weight if self.state.sheriff == voter else Fraction(1)
+
+    # --- cards --------------------------------------------------------------------------------------
+    def _card(self, color: str, p: Player) -> None:
+        if color not in ("蓝牌", "黄牌", "红牌"):
+            raise Rejected("牌只有蓝牌、黄牌、红牌三种")
+        p.cards[color] += 1
+        self.tell("director", f"{self.label(p)} 获得{color}")
+        while color in CARD_UPGRADE and p.cards[color] >= 3:
+            p.cards[color] -= 3
+            color = CARD_UPGRADE[color]
+            p.cards[color] += 1
+            self.tell("director", f"{self.label(p)} 累计三张牌，合并为一张{color}")
+        if color == "红牌":
+            self._red_card(p)
+
+    def _red_card(self, p: Player) -> None:
+        s = self.state
+        faction = self.rules.faction_of_red_cards(self, p)
+        reds = s.carry.setdefault("red_cards", {})
+        reds[faction] = reds.get(faction, 0) + 1
+        if p.alive:
+            self.kill(p, "红牌")
+            self.publish_deaths([p.name], "红牌罚下")
+        self.tell("director", f"{faction}累计红牌 {reds[faction]} 张；导演可决定是否判负该阵营")
+        if reds[faction] >= 2 and faction not in s.lost and s.phase != "over":
+            self.lose(faction)
+
+    # --- time limits --------------------------------------------------------------------------------
+    def _timeout(self, key: str) -> None:
+        s = self.state
+        hits: list = [p for p in s.pending if p.key == key]
+        for pending in hits:
+            self._expire(pending)
+        if s.phase == "night" and not s.night.resolved:
+            for who, slot in self.rules.awaiting(self):
+                if self.night_key(who, slot) == key:
+                    self.rules.pass_night(self, who, slot)
+                    hits.append(key)
+        if key.startswith(f"{LAST_WORDS}:") and s.last_words.get(key.split(":", 1)[1], "") is None:
+            s.last_words[key.split(":", 1)[1]] = ""
+            hits.append(key)
+        hits += self.rules.timeout(self, key)
+        if not hits:
+            raise Rejected(f"没有进行中的时限「{key}」")
+
+    def _expire(self, pending: Pending) -> None:
+        self.settle(pending)
+        self.rules.expire(self, pending)

@@ -1,0 +1,120 @@
+"""`python -m engine replay FILE.yaml`: a written-down game, replayed with no QQ at all.
+
+The file format and the transcript are the contract in shared/SCENARIOS.md.
+"""
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+import yaml
+
+from .commands import Act, Ballots, Card, CloseDay, Command, OpenDay
+from .game import Game
+from .lineup import LineupError, check
+
+
+class ScenarioError(ValueError):
+    """The file itself is unusable (exit status 2)."""
+
+
+def load(text: str) -> tuple[Game, list[Any]]:
+    from rulesets import get
+
+    try:
+        doc = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise ScenarioError(f"不是有效的 YAML：{exc}") from exc
+    if not isinstance(doc, dict):
+        raise ScenarioError("场景文件应是一个 YAML 映射（ruleset、players、steps）")
+    ruleset = get(str(doc.get("ruleset", "")))
+    if ruleset is None:
+        raise ScenarioError(f"未知的规则：{doc.get('ruleset')!r}")
+    raw = doc.get("players")
+    if not isinstance(raw, list) or not all(isinstance(p, dict) and "name" in p and "role" in p for p in raw):
+        raise ScenarioError("players 应是 {name, role} 的列表")
+    players = [(str(p["name"]), str(p["role"])) for p in raw]
+    try:
+        check(ruleset, players)
+    except LineupError as exc:
+        raise ScenarioError(str(exc)) from exc
+    steps = doc.get("steps") or []
+    if not isinstance(steps, list):
+        raise ScenarioError("steps 应是一个列表")
+    seed = doc.get("seed", 0)
+    if not isinstance(seed, int):
+        raise ScenarioError("seed 应是整数")
+    return Game(ruleset, players, seed=seed), steps
+
+
+def command(step: Any) -> Command:
+    """One scenario step as an engine command; a step the format does not know raises ValueError."""
+    if step == "night":
+        return CloseDay(lapse=True)
+    if step == "day":
+        return OpenDay(lapse=True)
+    if isinstance(step, dict):
+        if "act" in step:
+            if "by" not in step:
+                raise ValueError("act 步骤缺少 by")
+            return Act(by=str(step["by"]), skill=str(step["act"]), target=step.get("target"), text=step.get("text"))
+        for kind, key in (("election", "election"), ("exile", "vote")):
+            if key in step:
+                if not isinstance(step[key], dict):
+                    raise ValueError(f"{key} 应是 投票人: 投票对象 的映射")
+                return Ballots(kind=kind, ballots=tuple((str(v), str(t)) for v, t in step[key].items()))
+        if "card" in step:
+            return Card(color=str(step["card"]), to=str(step.get("to")))
+        if "moon" in step:
+            raise ValueError("本局规则没有新月事件")
+    raise ValueError(f"无法识别的步骤：{step!r}")
+
+
+def replay(text: str) -> dict:
+    game, steps = load(text)
+    errors = []
+    for index, step in enumerate(steps):
+        try:
+            cmd = command(step)
+        except ValueError as exc:
+            errors.append({"step": index, "error": str(exc)})
+            continue
+        outcome = game.apply(cmd)
+        if not outcome.ok:
+            errors.append({"step": index, "error": outcome.error})
+        errors.extend({"step": index, "error": w} for w in outcome.warnings)
+    return transcript(game, errors)
+
+
+def transcript(game: Game, errors: list[dict]) -> dict:
+    s = game.state
+    return {
+        "ruleset": s.ruleset,
+        "players": [
+            {"name": p.name, "seat": p.seat, "role": p.role, "faction": p.faction, "alive": p.alive} for p in s.players
+        ],
+        "deaths": s.deaths,
+        "announcements": s.announcements,
+        "feedback": s.feedback,
+        "tallies": s.tallies,
+        "sheriff": s.sheriff,
+        "lost": s.lost,
+        "winner": s.winner,
+        "errors": errors,
+    }
+
+
+def main(path: str) -> int:
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        result = replay(text)
+    except (OSError, UnicodeDecodeError) as exc:
+        print(f"无法读取场景文件：{exc}", file=sys.stderr)
+        return 2
+    except ScenarioError as exc:
+        print(f"场景文件不可用：{exc}", file=sys.stderr)
+        return 2
+    sys.stdout.write(json.dumps(result, ensure_ascii=False, indent=2) + "\n")
+    return 0

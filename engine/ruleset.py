@@ -1,0 +1,157 @@
+"""What a rule post declares, and the hooks its code fills in.
+
+A ruleset is declarations (line-up, teams, phases, weights, time limits) plus a few functions for
+the skills with real behaviour. The engine calls the hooks; it never names an identity itself.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import TYPE_CHECKING, Callable
+
+from . import votes
+
+if TYPE_CHECKING:
+    from .game import Game
+    from .state import Pending, Player
+
+
+@dataclass(frozen=True)
+class Role:
+    name: str
+    faction: str
+    count: int
+    team: str | None = None  # the QQ group its members share from the start
+    hidden_as: str | None = None  # what the player is told he is (a hidden identity)
+    summary: str = ""  # the skills, as the player is told them at the start
+
+
+@dataclass(frozen=True)
+class TimeLimit:
+    """A time limit as the post states it: `minutes` after `anchor` (`open`: the next 开门)."""
+
+    anchor: str  # "close" (关门) | "now" (the moment it is asked) | "open"
+    minutes: int
+    text: str  # the post's words
+
+
+@dataclass(frozen=True)
+class Skill:
+    """A skill a player sends. `when`: start | night | day | decision (answering a pending ask)."""
+
+    name: str
+    when: str
+    run: Callable[["Game", "Player", object], None]
+    aliases: tuple[str, ...] = ()
+    team: bool = False  # sent for the whole team by any living member
+    needs_target: bool = True
+
+
+class Ruleset:
+    id: str
+    title: str
+    roles: tuple[Role, ...]
+    first_phase: str  # "night" | "day"
+    sheriff_weight: Fraction
+    announce_order: str  # "seat" (电梯楼) | "death"
+    limits: dict[str, TimeLimit]
+    skills: dict[str, Skill]
+
+    @property
+    def size(self) -> int:
+        return sum(r.count for r in self.roles)
+
+    def role(self, name: str) -> Role | None:
+        return next((r for r in self.roles if r.name == name), None)
+
+    def skill(self, word: str) -> Skill | None:
+        if word in self.skills:
+            return self.skills[word]
+        return next((s for s in self.skills.values() if word in s.aliases), None)
+
+    # --- phases -------------------------------------------------------------------------------
+    def day_votes(self, day_no: int) -> frozenset[str]:
+        raise NotImplementedError
+
+    def day_follows_day(self, day_no: int) -> bool:
+        return False
+
+    # --- hooks the engine calls ---------------------------------------------------------------
+    def start_game(self, g: "Game") -> None:
+        """The first phase is about to open: settle start-of-game choices nobody made."""
+
+    def begin_night(self, g: "Game") -> None:
+        """A night opened: say who may act tonight and until when."""
+
+    def begin_day(self, g: "Game") -> None:
+        """A day opened, after its announcement."""
+
+    def awaiting(self, g: "Game") -> list[tuple[str, str]]:
+        """Night decisions still open, as (who, slot); the night is complete when this is empty."""
+        return []
+
+    def pass_night(self, g: "Game", who: str, slot: str) -> None:
+        """`who` let `slot` go (放弃 or its time limit)."""
+        g.mark_done(who, slot)
+
+    def route_feedback(self, g: "Game") -> None:
+        """Deliver every feedback whose inputs are now in."""
+
+    def resolve_night(self, g: "Game") -> list[tuple[str, str]]:
+        """Settle the night in the post's order; returns (name, cause) of everyone who goes out."""
+        return []
+
+    def morning(self, g: "Game", night_deaths: list[str]) -> None:
+        """The day opened after a night: publish who went out."""
+        g.announce(night_deaths)
+
+    def ballot_problem(self, g: "Game", kind: str, voter: str, target: str) -> str | None:
+        """Why a ballot is void, or None when it counts."""
+        v = g.state.player(voter)
+        if v is None:
+            return f"没有角色「{voter}」"
+        if not v.alive:
+            return f"{voter} 已出局，不能投票"
+        if target == "弃权":
+            return None
+        t = g.state.player(target)
+        if t is None:
+            return f"没有角色「{target}」"
+        if not t.alive:
+            return f"{target} 已出局，不能被投票"
+        return None
+
+    def tie_rule(self, g: "Game", kind: str) -> votes.TieRule:
+        return votes.nobody
+
+    def after_election(self, g: "Game", elected: str | None) -> None:
+        g.state.sheriff = elected
+        if elected:
+            g.tell(f"player:{elected}", "你当选了警长。")
+
+    def timeout(self, g: "Game", key: str) -> list[str]:
+        """A time limit this ruleset started itself passed; returns what it settled."""
+        return []
+
+    def expire(self, g: "Game", pending: "Pending") -> None:
+        """A decision asked of a player was not answered in time: the post's consequence."""
+
+    def exile_bonus(self, g: "Game") -> dict[str, Fraction]:
+        """Extra votes counted on a player in today's exile (乌鸦 <诽谤>...)."""
+        return {}
+
+    def after_death(self, g: "Game", player: "Player", cause: str) -> None:
+        """Whatever a death triggers (a successor, an extra kill...)."""
+
+    def has_last_words(self, g: "Game", player: "Player", cause: str) -> bool:
+        return cause != "红牌"
+
+    def check_end(self, g: "Game") -> None:
+        """Judge wins and losses; called each time deaths are published."""
+
+    def faction_of_red_cards(self, g: "Game", player: "Player") -> str:
+        return player.faction
+
+    def surrender_voters(self, g: "Game", faction: str) -> list[str]:
+        """Everyone who must agree for `faction` to surrender (dead included)."""
+        return []

@@ -1,0 +1,41 @@
+"""Counting weighted votes with exact fractions (1.5 and 2.5 are real weights)."""
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Callable
+
+# Given the counts and the ballots in posting order, pick the result among the top candidates.
+TieRule = Callable[[dict[str, Fraction], list[tuple[str, str, Fraction]], list[str]], str | None]
+
+
+def nobody(counts, ballots, top):
+    """A tie: nobody is elected or sent out."""
+    return None
+
+
+def first_to_reach(counts, ballots, top):
+    """最先高票者: of the tied, the one who reached the top count first as ballots were posted."""
+    best = max(counts.values())
+    running: dict[str, Fraction] = {}
+    for _, target, weight in ballots:
+        running[target] = running.get(target, Fraction(0)) + weight
+        if target in top and running[target] >= best:
+            return target
+    return None
+
+
+def count(ballots: list[tuple[str, str, Fraction]], bonus: dict[str, Fraction], tie: TieRule) -> tuple[dict[str, Fraction], str | None]:
+    """`ballots`: (voter, target or 弃权, weight) in posting order. Returns the counts and the result."""
+    counts: dict[str, Fraction] = {}
+    for _, target, weight in ballots:
+        if target != "弃权":
+            counts[target] = counts.get(target, Fraction(0)) + weight
+    for target, extra in bonus.items():
+        counts[target] = counts.get(target, Fraction(0)) + extra
+    if not counts:
+        return counts, None
+    best = max(counts.values())
+    top = [name for name, n in counts.items() if n == best]
+    if len(top) == 1:
+        return counts, top[0]
+    return counts, tie(counts, [b for b in ballots if b[1] != "弃权"], top)

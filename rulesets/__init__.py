@@ -1,0 +1,12 @@
+"""One ruleset per rule post, by the game's number in its post."""
+from __future__ import annotations
+
+from engine.ruleset import Ruleset
+
+from .m131 import M131
+
+RULESETS: dict[str, Ruleset] = {r.id: r for r in (M131(),)}
+
+
+def get(ruleset_id: str) -> Ruleset | None:
+    return RULESETS.get(str(ruleset_id))

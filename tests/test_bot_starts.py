@@ -1,0 +1,62 @@
+"""bot.py starts a NoneBot server that OneBot can connect to, with no .env needed."""
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+STARTUP_LIMIT = 20.0  # seconds
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _accepts_connections(port: int) -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+            return True
+    except OSError:
+        return False
+
+
+@pytest.mark.slow
+def test_bot_listens_on_port_from_environment(tmp_path):
+    port = _free_port()
+    # The environment beats any developer's .env, so the test sees the same bot everywhere.
+    env = {**os.environ, "HOST": "127.0.0.1", "PORT": str(port), "PYTHONDONTWRITEBYTECODE": "1"}
+    top_level_before = {p.name for p in ROOT.iterdir()}
+    log = tmp_path / "bot.log"
+
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "bot.py"], cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT
+        )
+        try:
+            deadline = time.monotonic() + STARTUP_LIMIT
+            listening = False
+            while time.monotonic() < deadline and proc.poll() is None:
+                if _accepts_connections(port):
+                    listening = True
+                    break
+                time.sleep(0.2)
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+    output = log.read_text(encoding="utf-8", errors="replace")
+    assert listening, f"bot.py did not accept connections on port {port}:\n{output}"
+    assert (ROOT / "data").is_dir()
+    stray = {p.name for p in ROOT.iterdir()} - top_level_before - {"data"}
+    assert not stray, f"bot.py left files in the project root: {sorted(stray)}"
