@@ -7,7 +7,6 @@ the same seed always gives the same game.
 from __future__ import annotations
 
 import copy
-import random
 import re
 from fractions import Fraction
 from typing import Any
@@ -27,7 +26,7 @@ from .events import (
     TeamChange,
 )
 from .ruleset import Ruleset
-from .state import Day, GameState, Night, Pending, Player
+from .state import Day, GameState, Night, Pending, Player, SeededRandom
 from .votes import count
 
 PASS = "放弃"
@@ -49,7 +48,7 @@ class Game:
             if role.team:
                 teams.setdefault(role.team, []).append(name)
         self.rules = ruleset
-        self.state = GameState(ruleset=ruleset.id, seed=seed, rng=random.Random(seed), players=built, teams=teams)
+        self.state = GameState(ruleset=ruleset.id, seed=seed, rng=SeededRandom(seed), players=built, teams=teams)
         self.events: list = []
         self.warnings: list[str] = []
 
@@ -161,6 +160,7 @@ class Game:
             entry["target"] = target
         self.state.feedback.append(entry)
         self.emit(Feedback(to.name, skill, "night", self.night.number, target, result, audience or f"player:{to.name}", text))
+        self.tell("director", f"已发给 {self.label(to)} 的反馈：{text}")
 
     def feedback_given(self, to: str, skill: str) -> bool:
         return f"{skill}:{to}" in self.night.delivered
@@ -205,8 +205,11 @@ class Game:
         self.rules.check_end(self)
 
     def offer_last_words(self, names: list[str]) -> None:
+        """Tell the dead who may leave last words; the right lasts until the next 开门."""
+        offered = self.state.carry.setdefault("words_offered", [])
         for name in names:
             if name in self.state.last_words and self.state.last_words[name] is None:
+                offered.append(name)
                 key = f"{LAST_WORDS}:{name}"
                 self.tell(f"player:{name}", "你已出局，可以留下遗言：发送“遗言 内容”（可多行），下一个白天开始前有效。遗言中禁止使用Discuz!代码。")
                 self.emit(DeadlineStart(key, (name,), LAST_WORDS, "open", 0))
@@ -272,7 +275,7 @@ class Game:
         for pending in [p for p in self.state.pending if p.who == actor.name]:
             self._expire(pending)
             gave_up = True
-        if self.state.last_words.get(actor.name, "") is None:
+        if actor.name in self.state.carry.get("words_offered", []) and self.state.last_words[actor.name] is None:
             self.state.last_words[actor.name] = ""
             self.emit(DeadlineEnd(f"{LAST_WORDS}:{actor.name}"))
             gave_up = True
@@ -282,8 +285,8 @@ class Game:
         self.tell(f"player:{actor.name}", "已收到：放弃。")
 
     def _last_words(self, actor: Player, text: Any) -> None:
-        if actor.alive or actor.name not in self.state.last_words:
-            raise Rejected(f"{actor.name} 没有遗言权利")
+        if actor.name not in self.state.carry.get("words_offered", []):
+            raise Rejected(f"{actor.name} 现在没有遗言权利")
         if self.state.last_words[actor.name] is not None:
             raise Rejected("遗言已经提交或放弃，不能再次提交")
         words = "" if text is None else str(text)
@@ -336,16 +339,18 @@ class Game:
             raise Rejected("今天之后是夜晚：请先关门")
         if lapse:
             self._lapse()
+        self._publish_last_words()
         if s.phase == "setup":
             self._begin("day")
         elif s.phase == "night" and not s.night.resolved:
             self._finish_night()
         if s.phase == "over":
             return
-        self._publish_last_words()
         s.phase = "day"
         s.day_no += 1
         s.day = Day(number=s.day_no, votes=self.rules.day_votes(s.day_no))
+        kinds = "、".join(w for k, w in (("election", "警长竞选"), ("exile", "放逐投票")) if k in s.day.votes)
+        self.tell("public", f"开门，第{s.day_no}天（{kinds}）")
         died = s.carry.pop("night_deaths", None)
         if died is not None:
             self.rules.morning(self, died)
@@ -367,14 +372,15 @@ class Game:
         self.rules.check_end(self)
 
     def _publish_last_words(self) -> None:
+        """开门: the words offered before it are published; a right not used has lapsed."""
         s = self.state
-        for name, words in list(s.last_words.items()):
+        for name in s.carry.pop("words_offered", []):
+            words = s.last_words[name]
             if words is None:
                 s.last_words[name] = ""
                 self.emit(DeadlineEnd(f"{LAST_WORDS}:{name}"))
                 self.tell("director", f"{name} 未在时限内提交遗言，视为放弃")
-            elif words and not s.carry.get(f"published:{name}"):
-                s.carry[f"published:{name}"] = True
+            elif words:
                 self.tell("public", f"{name} 的遗言：\n{words}")
 
     def _close_day(self, lapse: bool) -> None:
@@ -507,8 +513,9 @@ class Game:
                 if self.night_key(who, slot) == key:
                     self.rules.pass_night(self, who, slot)
                     hits.append(key)
-        if key.startswith(f"{LAST_WORDS}:") and s.last_words.get(key.split(":", 1)[1], "") is None:
-            s.last_words[key.split(":", 1)[1]] = ""
+        name = key.removeprefix(f"{LAST_WORDS}:")
+        if name != key and name in s.carry.get("words_offered", []) and s.last_words[name] is None:
+            s.last_words[name] = ""
             hits.append(key)
         hits += self.rules.timeout(self, key)
         if not hits:

@@ -7,6 +7,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 
+class SeededRandom(random.Random):
+    """The game's only source of chance; two games are equal only if their draws will be too."""
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, random.Random) and self.getstate() == other.getstate()
+
+    __hash__ = None
+
+
 @dataclass
 class Player:
     name: str
@@ -54,7 +63,7 @@ class Pending:
 class GameState:
     ruleset: str
     seed: int
-    rng: random.Random
+    rng: SeededRandom
     players: list[Player]
     teams: dict[str, list[str]]
     phase: str = "setup"  # setup | night | day | over

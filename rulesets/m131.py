@@ -22,11 +22,14 @@ def _need(actor: Player, *roles: str) -> None:
         raise Rejected(f"{actor.name} 的身份没有这个技能")
 
 
-def _once_tonight(g: Game, skill: str, actor: str | None = None) -> None:
+def _once_tonight(g: Game, skill: str, actor: str | None = None, slot: str | None = None) -> None:
+    """Every night action is final once sent, and gone once passed or timed out."""
+    who = PACK if actor is None else actor
     done = g.night.actions.get(skill)
     if done:
-        who = PACK if actor is None else actor
         raise Rejected(f"{who}今晚已经发动过<{skill}>（目标 {done[1]}），不能更改")
+    if g.decided(who, slot or skill):
+        raise Rejected(f"{who}今晚已经放弃<{slot or skill}>或已超过时限")
 
 
 def _pack_member(g: Game, actor: Player, skill: str) -> None:
@@ -94,6 +97,7 @@ def save(g: Game, actor: Player, target) -> None:
         raise Rejected("<救药>是限定技，已经用过")
     if "毒药" in g.night.actions:
         raise Rejected("今晚已经使用<毒药>，不能再使用<救药>")
+    _once_tonight(g, "救药", actor.name, slot="女巫")
     if not g.feedback_given(actor.name, "通灵"):
         raise Rejected("还没有收到<通灵>反馈，请等待反馈后再决定是否使用<救药>")
     t = g.living_target(target, "救药")
@@ -114,6 +118,7 @@ def poison(g: Game, actor: Player, target) -> None:
         raise Rejected("<毒药>是限定技，已经用过")
     if "救药" in g.night.actions:
         raise Rejected("今晚已经使用<救药>，不能再使用<毒药>")
+    _once_tonight(g, "毒药", actor.name, slot="女巫")
     t = g.living_target(target, "毒药")
     actor.used.add("毒药")
     g.night.actions["毒药"] = (actor.name, t.name)
@@ -261,6 +266,7 @@ class M131(Ruleset):
             if "认亲" not in p.used:
                 choice = g.state.rng.choice([q for q in g.state.players if q.name != p.name])
                 recognise(g, p, choice.name)
+                g.tell(f"player:{p.name}", "你没有在游戏开始前认亲，<认亲>是强制技，已按随机结果认亲。")
                 g.tell("director", f"{g.label(p)} 未选择认亲目标，已随机认亲 {g.label(choice)}")
         for team, members in g.state.teams.items():
             g.set_team(team, members)
@@ -285,7 +291,9 @@ class M131(Ruleset):
             g.tell(f"team:{PACK}", text)
         for who, slot in self.awaiting(g):
             if slot == "女巫" and "通灵" not in s.player(who).lost:
-                continue  # her time limit starts with her <通灵> feedback
+                # her time limit starts with her <通灵> feedback
+                g.tell(f"player:{who}", f"第{g.night.number}夜：狼群行动后你会收到<通灵>反馈，之后30分钟内决定是否使用药。")
+                continue
             members = [p.name for p in pack] if who == PACK else [who]
             g.start_deadline(g.night_key(who, slot), members, slot, "night")
             if who != PACK:

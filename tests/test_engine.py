@@ -1,0 +1,194 @@
+"""The engine's promises beyond single rules: purity, refusals that change nothing, determinism,
+exact vote weights, time limits, last words, and who is told what."""
+from __future__ import annotations
+
+import copy
+import subprocess
+import sys
+from fractions import Fraction
+
+import pytest
+
+from engine import Act, Ballots, Card, CloseDay, Game, OpenDay, ResolveNight, Timeout, deal
+from engine.events import DeadlineStart, Feedback, Notice
+from engine.votes import count, first_to_reach, nobody
+from rulesets import get
+
+M131 = get("M131")
+NAMES = "甲 乙 丙 丁 戊 己 庚 辛 壬 癸 子 丑 寅".split()
+ROLES = ["狼人", "狼人", "狼人", "感染白痴", "预言家", "女巫", "乌鸦", "锈盾守卫", "混血儿", "村民", "村民", "村民", "村民"]
+IDENTITIES = {"狼人", "感染白痴", "预言家", "女巫", "乌鸦", "锈盾守卫", "混血儿"}
+
+
+def new_game() -> Game:
+    return Game(M131, list(zip(NAMES, ROLES)), seed=7)
+
+
+def run(g: Game, *cmds):
+    outs = [g.apply(c) for c in cmds]
+    for c, o in zip(cmds, outs):
+        assert o.ok, (c, o.error)
+    return outs
+
+
+def notices(outs, audience: str) -> list[str]:
+    return [e.text for o in outs for e in o.of(Notice) if e.audience == audience]
+
+
+def first_night(g: Game):
+    return run(g, Act("壬", "认亲", "癸"), CloseDay())
+
+
+def test_importing_the_engine_loads_no_nonebot():
+    code = "import sys, engine, engine.replay, rulesets; print([m for m in sys.modules if m.startswith('nonebot')])"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+
+
+def test_a_refused_command_changes_nothing_and_says_why_in_chinese():
+    g = new_game()
+    first_night(g)
+    run(g, Act("甲", "杀人", "癸"))
+    before = copy.deepcopy(g.state)
+    for cmd, reason in [
+        (Act("乙", "杀人", "子"), "今晚已经发动过<杀人>"),
+        (Act("戊", "毒药", "甲"), "没有这个技能"),
+        (Act("己", "救药", "己"), "不能自救"),
+        (Act("戊", "预言", "无名氏"), "没有找到角色「无名氏」"),
+        (Act("癸", "预言", "甲"), "没有这个技能"),
+    ]:
+        out = g.apply(cmd)
+        assert not out.ok and reason in out.error
+        assert out.events == []
+        assert g.state == before
+
+
+def test_same_seed_same_game_and_a_different_seed_deals_differently():
+    assert deal(M131, NAMES, 3) == deal(M131, NAMES, 3)
+    assert any(deal(M131, NAMES, 3) != deal(M131, NAMES, s) for s in range(4, 10))
+
+    def play(seed: int) -> Game:
+        g = Game(M131, deal(M131, NAMES, seed), seed=seed)
+        g.apply(CloseDay())  # the half-blood did not choose: the seed chooses
+        return g
+
+    assert play(11).state == play(11).state
+    assert {play(s).state.player(p.name).marks["认亲"] for s in range(20) for p in play(s).state.with_role("混血儿")} != set()
+
+
+def test_weights_are_exact_fractions():
+    ballots = [("a", "x", Fraction(3, 2)), ("b", "y", Fraction(1)), ("c", "y", Fraction(1, 2))]
+    counts, result = count(ballots, {}, nobody)
+    assert counts == {"x": Fraction(3, 2), "y": Fraction(3, 2)} and result is None
+    counts, result = count([("a", "x", Fraction(1, 10))] * 10 + [("b", "y", Fraction(1))], {}, nobody)
+    assert counts["x"] == 1 and result is None  # ten tenths tie exactly with one vote
+    # 最先高票者: of the tied, whoever reached the top count first in posting order
+    order = [("a", "y", Fraction(1)), ("b", "x", Fraction(1)), ("c", "x", Fraction(1)), ("d", "y", Fraction(1))]
+    assert count(order, {}, first_to_reach)[1] == "x"
+
+
+def test_night_time_limits_start_at_close_and_after_feedback():
+    g = new_game()
+    outs = first_night(g)
+    starts = {e.key: e for o in outs for e in o.of(DeadlineStart)}
+    assert starts["night1:预言:戊"].anchor == "close" and starts["night1:预言:戊"].minutes == 60
+    assert starts["night1:杀人:狼群"].who == ("甲", "乙", "丙", "丁")
+    assert "night1:女巫:己" not in starts  # the witch's limit waits for her feedback
+    out = g.apply(Act("甲", "杀人", "子"))
+    witch = [e for e in out.of(DeadlineStart) if e.key == "night1:女巫:己"]
+    assert witch and witch[0].anchor == "now" and witch[0].minutes == 30
+
+
+def test_a_missed_time_limit_is_a_pass_with_the_post_consequence():
+    g = new_game()
+    first_night(g)
+    out = g.apply(Timeout("night1:杀人:狼群"))  # "狼队在关门一个小时后仍未提交刀人目标，视为放弃出刀"
+    assert out.ok
+    [fb] = out.of(Feedback)
+    assert fb.to == "己" and fb.result == []  # 通灵 is 强制: she learns nobody was attacked
+    assert not g.apply(Act("乙", "杀人", "子")).ok
+    assert not g.apply(Timeout("night1:杀人:狼群")).ok  # nothing left under that key
+
+
+def test_the_night_resolves_early_only_when_every_action_is_in():
+    g = new_game()
+    first_night(g)
+    assert not g.apply(ResolveNight()).ok
+    run(g, Act("甲", "杀人", "子"), Act("己", "放弃"), Act("戊", "预言", "甲"), Act("庚", "放弃"), Act("辛", "放弃"))
+    assert g.night_complete()
+    out = g.apply(ResolveNight())
+    assert out.ok and [d.name for d in out.events if type(d).__name__ == "Death"] == ["子"]
+    assert not g.apply(Act("戊", "预言", "乙")).ok
+
+
+def test_last_words_first_night_and_day_only_never_after_a_red_card():
+    g = new_game()
+    first_night(g)
+    run(g, Act("甲", "杀人", "子"), OpenDay())
+    out = g.apply(Ballots("election", (("甲", "甲"),)))
+    assert "你已出局，可以留下遗言" in "".join(notices([out], "player:子"))
+    out = g.apply(Act("子", "遗言", text="我是好人\n[color=red]狼是甲[/color]"))
+    assert out.ok
+    assert any("Discuz!代码" in t for t in notices([out], "director"))
+    assert not g.apply(Act("子", "遗言", text="再来一次")).ok
+    assert not g.apply(Act("丑", "遗言", text="我还活着")).ok
+    out = g.apply(OpenDay())  # day 2 opens: the words are published
+    assert any("我是好人" in t for t in notices([out], "public"))
+    run(g, Ballots("exile", tuple((n, "丑") for n in NAMES if n != "子")))
+    assert g.state.last_words["丑"] is None  # voted out by day: may leave words
+    run(g, CloseDay(), Act("甲", "杀人", "寅"), OpenDay())
+    assert "寅" not in g.state.last_words  # "之后夜晚出局的人无遗言"
+    assert g.state.last_words["丑"] == ""  # the limit passed at 开门: given up
+    run(g, Card("红牌", "癸"))
+    assert not g.state.player("癸").alive and "癸" not in g.state.last_words
+
+
+def test_the_slandered_player_is_published_an_hour_before_close():
+    g = new_game()
+    first_night(g)
+    run(g, Act("庚", "诽谤", "乙"), OpenDay(lapse=True))
+    run(g, Ballots("election", ()), OpenDay(), CloseDay(), Act("庚", "诽谤", "甲"))
+    outs = run(g, OpenDay())
+    [start] = [e for o in outs for e in o.of(DeadlineStart) if e.key.startswith("公示:诽谤")]
+    assert start.anchor == "close" and start.minutes == -60
+    assert not any("甲" in t and "诽谤" in t for t in notices(outs, "public"))  # not before its time
+    out = g.apply(Timeout(start.key))
+    assert any("乌鸦诽谤的角色：1号 甲" in t for t in notices([out], "public"))
+
+
+def test_a_sheriff_who_misses_the_hand_over_leaves_no_sheriff():
+    g = new_game()
+    first_night(g)
+    run(g, OpenDay(), Ballots("election", (("甲", "丑"), ("乙", "丑"))), OpenDay())
+    assert g.state.sheriff == "丑"
+    outs = run(g, Ballots("exile", (("甲", "丑"), ("乙", "丑"))))
+    [ask] = [e for o in outs for e in o.of(DeadlineStart) if e.what == "殉职"]
+    assert ask.who == ("丑",) and ask.anchor == "close" and ask.minutes == 30
+    assert g.state.sheriff is None and g.state.pending
+    run(g, Timeout(ask.key))
+    assert g.state.sheriff is None and not g.state.pending
+    assert not g.apply(Act("丑", "殉职", "甲")).ok
+
+
+def test_secrets_stay_private():
+    g = new_game()
+    outs = first_night(g)
+    outs += run(g, Act("甲", "杀人", "子"), Act("戊", "预言", "甲"), Act("己", "放弃"), Act("辛", "最后的守护", "子"))
+    outs += run(g, OpenDay(), Ballots("election", (("甲", "戊"),)), OpenDay())
+    outs += run(g, Ballots("exile", tuple((n, "丁") for n in NAMES if n != "子")), CloseDay())
+    outs += run(g, Act("乙", "附加刀", "庚"))
+    feedback = [e for o in outs for e in o.of(Feedback)]
+    assert {(f.skill, f.audience) for f in feedback} == {
+        ("通灵", "player:己"), ("预言", "player:戊"), ("最后的守护", "player:辛")}
+    for text in notices(outs, "public"):
+        assert not any(identity in text for identity in IDENTITIES), text
+    for text in notices(outs, "team:狼群"):
+        assert "预言" not in text and "通灵" not in text
+
+
+@pytest.mark.parametrize("cmd", [OpenDay(), Ballots("exile", ()), Act("甲", "杀人", "乙")])
+def test_before_the_first_night_only_start_choices_are_taken(cmd):
+    g = new_game()
+    assert not g.apply(cmd).ok
+    assert g.apply(Act("壬", "认亲", "甲")).ok
+    assert not g.apply(Act("壬", "认亲", "乙")).ok  # 限定
