@@ -226,7 +226,7 @@ class Game:
 
     def win(self, faction: str) -> None:
         s = self.state
-        for other in sorted({r.faction for r in self.rules.roles}, key=lambda f: [r.faction for r in self.rules.roles].index(f)):
+        for other in dict.fromkeys(r.faction for r in self.rules.roles):
             if other != faction and other not in s.lost:
                 s.lost.append(other)
         s.winner = faction
@@ -266,21 +266,17 @@ class Game:
         self.tell("director", f"{self.label(actor)}：{skill.name}{shown}")
 
     def _pass(self, actor: Player) -> None:
-        gave_up = False
+        """放弃: everything this player could still do in this phase. A team's own choice is not
+        one player's to drop: the team sends its skill with no target for that."""
         if self.phase == "night" and not self.night.resolved:
             for who, slot in self.rules.awaiting(self):
-                if who == actor.name or (who == self.team_of(actor.name) and actor.alive):
+                if who == actor.name:
                     self.rules.pass_night(self, who, slot)
-                    gave_up = True
         for pending in [p for p in self.state.pending if p.who == actor.name]:
             self._expire(pending)
-            gave_up = True
         if actor.name in self.state.carry.get("words_offered", []) and self.state.last_words[actor.name] is None:
             self.state.last_words[actor.name] = ""
             self.emit(DeadlineEnd(f"{LAST_WORDS}:{actor.name}"))
-            gave_up = True
-        if not gave_up:
-            raise Rejected(f"{actor.name} 现在没有可以放弃的行动")
         self.tell("director", f"{self.label(actor)}：放弃")
         self.tell(f"player:{actor.name}", "已收到：放弃。")
 

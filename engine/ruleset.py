@@ -44,7 +44,6 @@ class Skill:
     run: Callable[["Game", "Player", object], None]
     aliases: tuple[str, ...] = ()
     team: bool = False  # sent for the whole team by any living member
-    needs_target: bool = True
 
 
 class Ruleset:

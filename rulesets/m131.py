@@ -38,6 +38,12 @@ def _pack_member(g: Game, actor: Player, skill: str) -> None:
         raise Rejected(f"只有狼群成员可以发动<{skill}>")
 
 
+def _pack_passes(g: Game, actor: Player, skill: str) -> None:
+    """A team skill sent with no target: the pack lets it go tonight (空刀)."""
+    g.mark_done(PACK, skill)
+    g.tell(f"team:{PACK}", f"{actor.name} 代表狼群放弃了今晚的<{skill}>。已确认，不能更改。")
+
+
 # --- start -----------------------------------------------------------------------------------------
 def recognise(g: Game, actor: Player, target) -> None:
     # 认亲<强制><限定>: "游戏开始时，混血儿必须选择一名角色进行支持。此技能发动后，混血儿成为与该角色相同的阵营。"
@@ -58,6 +64,8 @@ def kill(g: Game, actor: Player, target) -> None:
     # 杀人: "游戏日夜晚，该阵营共群的角色可以共同指杀一名角色。"
     _pack_member(g, actor, "杀人")
     _once_tonight(g, "杀人")
+    if target is None:
+        return _pack_passes(g, actor, "杀人")
     t = g.living_target(target, "杀人")
     g.night.actions["杀人"] = (actor.name, t.name)
     g.mark_done(PACK, "杀人")
@@ -70,6 +78,8 @@ def extra_kill(g: Game, actor: Player, target) -> None:
     if g.state.carry.get("extra_tonight") != "附加刀":
         raise Rejected("狼群今晚没有附加刀")
     _once_tonight(g, "附加刀")
+    if target is None:
+        return _pack_passes(g, actor, "附加刀")
     t = g.living_target(target, "附加刀")
     g.night.actions["附加刀"] = (actor.name, t.name)
     g.mark_done(PACK, "附加刀")
@@ -82,6 +92,8 @@ def inspect(g: Game, actor: Player, target) -> None:
     if g.state.carry.get("extra_tonight") != "查验":
         raise Rejected("狼群今晚不能查验")
     _once_tonight(g, "查验")
+    if target is None:
+        return _pack_passes(g, actor, "查验")
     t = g.living_target(target, "查验")
     g.night.actions["查验"] = (actor.name, t.name)
     g.mark_done(PACK, "查验")
@@ -245,8 +257,8 @@ class M131(Ruleset):
             Skill("预言", "night", foresee, aliases=("查", "验")),
             Skill("诽谤", "night", slander, aliases=("诽",)),
             Skill("最后的守护", "night", last_guard, aliases=("守护目标", "选")),
-            Skill("守护", "night", protect, aliases=("守",), needs_target=False),
-            Skill("自爆", "day", explode, aliases=("爆",), needs_target=False),
+            Skill("守护", "night", protect, aliases=("守",)),
+            Skill("自爆", "day", explode, aliases=("爆",)),
             Skill("殉职", "decision", hand_over, aliases=("移交", "警徽")),
         )
     }
