@@ -72,3 +72,22 @@ class FactionLoss:
 
 
 Command = Union[Act, OpenDay, CloseDay, ResolveNight, Ballots, Card, Timeout, FactionLoss]
+
+
+_KINDS = {c.__name__: c for c in (Act, OpenDay, CloseDay, ResolveNight, Ballots, Card, Timeout, FactionLoss)}
+
+
+def to_dict(cmd: Command) -> dict:
+    """A command as plain JSON-able data, for the stored game log."""
+    data = {"type": type(cmd).__name__}
+    for key, value in vars(cmd).items():
+        data[key] = [list(b) for b in value] if key == "ballots" else value
+    return data
+
+
+def from_dict(data: dict) -> Command:
+    fields = dict(data)
+    kind = _KINDS[fields.pop("type")]
+    if "ballots" in fields:
+        fields["ballots"] = tuple(tuple(b) for b in fields["ballots"])
+    return kind(**fields)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-Anchor = Literal["now", "close", "open"]
+Anchor = Literal["now", "close", "open", "clock"]
 
 
 @dataclass(frozen=True)
@@ -41,7 +41,8 @@ class Notice:
 
 @dataclass(frozen=True)
 class DeadlineStart:
-    """A time limit begins: it ends `minutes` after the anchor (`open`: at the next 开门)."""
+    """A time limit begins: it ends `minutes` after the anchor (`open`: at the next 开门; `clock`: at the
+    first time of day `minutes` after midnight that follows 关门, as 154's "夜晚十点前")."""
 
     key: str
     who: tuple[str, ...]

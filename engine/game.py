@@ -51,18 +51,19 @@ class Game:
         self.state = GameState(ruleset=ruleset.id, seed=seed, rng=SeededRandom(seed), players=built, teams=teams)
         self.events: list = []
         self.warnings: list[str] = []
+        self.fresh: list[str] = []  # who went out during this command and is not yet published
 
     # --- the one entry point ---------------------------------------------------------------------
     def apply(self, cmd: Command) -> Outcome:
         saved = copy.deepcopy(self.state)
-        self.events, self.warnings = [], []
+        self.events, self.warnings, self.fresh = [], [], []
         try:
             if self.state.phase == "over":
                 raise Rejected("游戏已经结束")
             self._dispatch(cmd)
         except Rejected as refusal:
             self.state = saved
-            self.events, self.warnings = [], []
+            self.events, self.warnings, self.fresh = [], [], []
             return Outcome(ok=False, error=refusal.reason)
         return Outcome(ok=True, events=self.events, warnings=self.warnings)
 
@@ -181,27 +182,40 @@ class Game:
 
     # --- deaths -------------------------------------------------------------------------------------
     def kill(self, p: Player, cause: str) -> None:
-        """Take a player out now. Night deaths are published later, at 开门."""
+        """Take a player out now. Night deaths are published later, at 开门.
+
+        The right to last words is settled before what the death triggers, so a death it causes
+        (殉情) comes after it wherever the post counts last words in the order of going out."""
         if not p.alive:
             return
         p.alive = False
         number = self.state.number
         p.death = (self.phase, number, cause)
         self.state.deaths.append({"name": p.name, "phase": self.phase, "number": number, "cause": cause})
+        self.fresh.append(p.name)
         self.emit(Death(p.name, self.phase, number, cause))
         self.tell("director", f"{self.label(p)} 出局（{cause}）")
         if self.state.sheriff == p.name:
             self.state.sheriff = None
             self.state.carry["badge_of"] = p.name
-        self.rules.after_death(self, p, cause)
         if self.rules.has_last_words(self, p, cause):
             self.state.last_words[p.name] = None
+        if self.rules.judge_each_death:
+            self.rules.check_end(self)
+            if self.phase == "over":
+                return
+        self.rules.after_death(self, p, cause)
 
     def publish_deaths(self, names: list[str], why: str) -> None:
-        """Deaths published at once (by day, a red card); last words are asked for and the game is judged."""
+        """Deaths published at once (by day, a red card), with every death they caused on the spot
+        (殉情), in the order they went out; last words are asked for and the game is judged."""
+        names = list(dict.fromkeys(self.fresh + list(names)))
+        self.fresh.clear()
         if names:
             self.tell("public", f"{why}：" + "、".join(self.label(self.find(n)) for n in names) + " 出局")
-            self.offer_last_words(names)
+            if self.phase != "over":
+                self.offer_last_words(names)
+                self.rules.published(self, names)
         self.rules.check_end(self)
 
     def offer_last_words(self, names: list[str]) -> None:
@@ -301,6 +315,8 @@ class Game:
         if not voters:
             raise Rejected(f"{faction}不能投降")
         agreed: set[str] = self.state.carry.setdefault(f"surrender:{faction}", set())
+        if actor.name not in voters and agreed:
+            raise Rejected(f"{actor.name} 不在需要询问的名单中")
         if answer in ("拒绝", "不同意", "否"):
             if not agreed:
                 raise Rejected("现在没有进行中的投降提议")
@@ -308,8 +324,6 @@ class Game:
             for name in voters:
                 self.tell(f"player:{name}", f"{actor.name} 拒绝投降，投降提议作废")
             return
-        if actor.name not in voters and agreed:
-            raise Rejected(f"{actor.name} 不在需要询问的名单中")
         agreed.add(actor.name)
         if set(voters) <= agreed:
             self.tell("director", f"{faction}全员同意投降，投降有效")
@@ -344,7 +358,7 @@ class Game:
             return
         s.phase = "day"
         s.day_no += 1
-        s.day = Day(number=s.day_no, votes=self.rules.day_votes(s.day_no))
+        s.day = Day(number=s.day_no, votes=self.rules.today_votes(self))
         kinds = "、".join(w for k, w in (("election", "警长竞选"), ("exile", "放逐投票")) if k in s.day.votes)
         self.tell("public", f"开门，第{s.day_no}天（{kinds}）")
         died = s.carry.pop("night_deaths", None)
@@ -361,10 +375,19 @@ class Game:
             players.sort(key=lambda p: p.seat)
         ordered = tuple(p.name for p in players)
         s.announcements.append({"phase": "day", "number": s.day_no, "deaths": list(ordered)})
-        text = "昨晚出局：" + ("、".join(self.label(p) for p in players) if players else "无人出局（平安夜）")
+        # "每个游戏日白天开始时，都会公示前一天因投票出局角色名单、夜晚出局角色名单、当日警长"
+        voted = [self.find(d["name"]) for d in s.deaths if d["phase"] == "day" and d["number"] == s.day_no - 1 and d["cause"] == "投票"]
+        sheriff = self.find(s.sheriff) if s.sheriff else None
+        text = "\n".join([
+            f"第{s.day_no}天",
+            "前一天投票出局：" + ("、".join(self.label(p) for p in voted) or "无"),
+            "昨晚出局：" + ("、".join(self.label(p) for p in players) if players else "无人出局（平安夜）"),
+            "当日警长：" + (self.label(sheriff) if sheriff else "无"),
+        ])
         self.emit(Announcement("day", s.day_no, ordered, text))
         self.tell("public", text)
         self.offer_last_words(list(ordered))
+        self.rules.published(self, list(ordered))
         self.rules.check_end(self)
 
     def _publish_last_words(self) -> None:
@@ -424,12 +447,13 @@ class Game:
         self.rules.route_feedback(self)
         outs = self.rules.resolve_night(self)
         self.night.resolved = True
-        names = []
+        start = len(self.fresh)
         for name, cause in outs:
-            p = self.state.player(name)
-            if p.alive:
-                self.kill(p, cause)
-                names.append(name)
+            if self.phase == "over":  # a win ends all settlement
+                break
+            self.kill(self.state.player(name), cause)
+        names = self.fresh[start:]  # with the deaths they caused, in the order they went out
+        del self.fresh[start:]
         self.state.carry["night_deaths"] = names
         self.tell("director", "夜晚已结算，开门公告草稿：昨晚出局：" + ("、".join(names) or "无人出局"))
 
@@ -445,6 +469,9 @@ class Game:
             raise Rejected(f"今天的{word}已经统计过")
         if cmd.kind == "exile" and s.day.called_off:
             raise Rejected("今天有人自爆，投票取消")
+        if cmd.kind == "exile" and "election" in s.day.votes and "election" not in s.day.counted:
+            # a day with both: "最先高票者当选警长，出人票最高者出局" — the election is counted first
+            raise Rejected("今天先统计警长竞选，再统计放逐投票：请先提交警长竞选的票")
         valid: list[tuple[str, str, Fraction]] = []
         for voter_name, target_name in cmd.ballots:
             reason = self.rules.ballot_problem(self, cmd.kind, voter_name, target_name)
@@ -462,6 +489,7 @@ class Game:
         text += f"。{result} {'当选警长' if cmd.kind == 'election' else '出局'}" if result else "。平票或无票：" + ("本局没有警长" if cmd.kind == "election" else "无人出局")
         self.emit(Tally("day", s.day_no, cmd.kind, shown, result, text))
         self.tell("public", text)
+        self.rules.counted(self, cmd.kind, valid, result)
         if cmd.kind == "election":
             self.rules.after_election(self, result)
         elif result:
@@ -495,7 +523,8 @@ class Game:
             self.kill(p, "红牌")
             self.publish_deaths([p.name], "红牌罚下")
         self.tell("director", f"{faction}累计红牌 {reds[faction]} 张；导演可决定是否判负该阵营")
-        if reds[faction] >= 2 and faction not in s.lost and s.phase != "over":
+        limit = self.rules.red_cards_to_lose
+        if limit is not None and reds[faction] >= limit and faction not in s.lost and s.phase != "over":
             self.lose(faction)
 
     # --- time limits --------------------------------------------------------------------------------

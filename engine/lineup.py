@@ -1,4 +1,9 @@
-"""Who plays what: checking a fixed line-up against the post, or dealing one from the seed."""
+"""Who plays what: checking a fixed line-up against the post, or dealing one from the seed.
+
+A hidden identity (`Role.hidden_as`) is one of the players its post counts under another identity:
+154's 宁采臣 is one of the "8赶考书生" and is told he is a 赶考书生. A roster names him by his true
+identity, and he fills one of his cover's places.
+"""
 from __future__ import annotations
 
 import random
@@ -22,8 +27,15 @@ def check(ruleset: Ruleset, players: list[tuple[str, str]]) -> None:
         if ruleset.role(role) is None:
             raise LineupError(f"{ruleset.id} 没有身份「{role}」")
     have = Counter(role for _, role in players)
-    want = {r.name: r.count for r in ruleset.roles}
-    wrong = [f"{role} 应为{n}人，实为{have.get(role, 0)}人" for role, n in want.items() if have.get(role, 0) != n]
+    wrong = []
+    for r in ruleset.roles:
+        hidden = [h for h in ruleset.roles if h.hidden_as == r.name]
+        got = have.get(r.name, 0) + sum(have.get(h.name, 0) for h in hidden)
+        inner = "".join(f"（其中{h.count}人为{h.name}）" for h in hidden)
+        if r.hidden_as is None and got != r.count:
+            wrong.append(f"{r.name} 应为{r.count}人{inner}，实为{got}人")
+        elif r.hidden_as is not None and have.get(r.name, 0) != r.count:
+            wrong.append(f"{r.name}（{r.hidden_as}之一）应为{r.count}人，实为{have.get(r.name, 0)}人")
     if wrong:
         raise LineupError(f"身份配置与 {ruleset.id} 规则不符：" + "；".join(wrong))
 
@@ -32,8 +44,13 @@ def deal(ruleset: Ruleset, names: list[str], seed: int) -> list[tuple[str, str]]
     """A random assignment of the post's line-up to `names` (seat order), reproducible from `seed`."""
     if len(names) != ruleset.size:
         raise LineupError(f"{ruleset.id} 需要 {ruleset.size} 名玩家，现在有 {len(names)} 名")
-    roles = [r.name for r in ruleset.roles for _ in range(r.count)]
-    random.Random(seed).shuffle(roles)
+    rng = random.Random(seed)
+    roles = [r.name for r in ruleset.roles if r.hidden_as is None for _ in range(r.count)]
+    rng.shuffle(roles)
+    for hidden in (r for r in ruleset.roles if r.hidden_as is not None):
+        seats = [i for i, role in enumerate(roles) if role == hidden.hidden_as]
+        for i in rng.sample(seats, hidden.count):
+            roles[i] = hidden.name
     players = list(zip(names, roles))
     check(ruleset, players)
     return players

@@ -22,7 +22,7 @@ class Role:
     faction: str
     count: int
     team: str | None = None  # the QQ group its members share from the start
-    hidden_as: str | None = None  # what the player is told he is (a hidden identity)
+    hidden_as: str | None = None  # what the player is told he is (a hidden identity); he fills one of its places
     summary: str = ""  # the skills, as the player is told them at the start
 
 
@@ -30,8 +30,8 @@ class Role:
 class TimeLimit:
     """A time limit as the post states it: `minutes` after `anchor` (`open`: the next 开门)."""
 
-    anchor: str  # "close" (关门) | "now" (the moment it is asked) | "open"
-    minutes: int
+    anchor: str  # "close" (关门) | "now" (the moment it is asked) | "open" | "clock" (a time of day)
+    minutes: int  # after the anchor; for "clock", after midnight
     text: str  # the post's words
 
 
@@ -55,10 +55,16 @@ class Ruleset:
     announce_order: str  # "seat" (电梯楼) | "death"
     limits: dict[str, TimeLimit]
     skills: dict[str, Skill]
+    # Red cards within one faction that make it lose by themselves (M131: "同一阵营的角色累计获得两张或以上
+    # 红牌时，阵营判负"); None where only the director decides (FactionLoss).
+    red_cards_to_lose: int | None = 2
+    # True: the game is judged the moment each death is settled, so a win stops the rest of a
+    # settlement; False: only when deaths are published.
+    judge_each_death: bool = False
 
     @property
     def size(self) -> int:
-        return sum(r.count for r in self.roles)
+        return sum(r.count for r in self.roles if r.hidden_as is None)
 
     def role(self, name: str) -> Role | None:
         return next((r for r in self.roles if r.name == name), None)
@@ -74,6 +80,10 @@ class Ruleset:
 
     def day_follows_day(self, day_no: int) -> bool:
         return False
+
+    def today_votes(self, g: "Game") -> frozenset[str]:
+        """The counts the day just opened holds: its schedule, unless the game changed it."""
+        return self.day_votes(g.state.day_no)
 
     # --- hooks the engine calls ---------------------------------------------------------------
     def start_game(self, g: "Game") -> None:
@@ -123,6 +133,9 @@ class Ruleset:
     def tie_rule(self, g: "Game", kind: str) -> votes.TieRule:
         return votes.nobody
 
+    def counted(self, g: "Game", kind: str, ballots: list[tuple[str, str, Fraction]], result: str | None) -> None:
+        """A count was tallied (`ballots`: the valid ones), before its result takes effect."""
+
     def after_election(self, g: "Game", elected: str | None) -> None:
         g.state.sheriff = elected
         if elected:
@@ -141,6 +154,9 @@ class Ruleset:
 
     def after_death(self, g: "Game", player: "Player", cause: str) -> None:
         """Whatever a death triggers (a successor, an extra kill...)."""
+
+    def published(self, g: "Game", names: list[str]) -> None:
+        """These deaths were just made public (at 开门, or at once by day): what the post publishes with them."""
 
     def has_last_words(self, g: "Game", player: "Player", cause: str) -> bool:
         return cause != "红牌"

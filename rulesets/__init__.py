@@ -4,8 +4,9 @@ from __future__ import annotations
 from engine.ruleset import Ruleset
 
 from .m131 import M131
+from .r154 import R154
 
-RULESETS: dict[str, Ruleset] = {r.id: r for r in (M131(),)}
+RULESETS: dict[str, Ruleset] = {r.id: r for r in (M131(), R154())}
 
 
 def get(ruleset_id: str) -> Ruleset | None:

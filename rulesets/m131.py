@@ -219,7 +219,6 @@ def hand_over(g: Game, actor: Player, target) -> None:
     g.state.sheriff = t.name
     g.tell("public", f"{g.label(actor)} 将警徽移交给 {g.label(t)}")
     g.tell(f"player:{t.name}", "你继任了警长。")
-    g.rules.check_end(g)
 
 
 class M131(Ruleset):
