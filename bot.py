@@ -9,13 +9,11 @@ from nonebot.config import Config, Env
 
 ROOT = Path(__file__).resolve().parent
 
-# Used only where neither the environment nor .env / .env.{ENVIRONMENT} sets
-# the value. "" in COMMAND_START lets players type 版本 without a leading "/".
+# Used only where neither the environment nor .env / .env.{ENVIRONMENT} sets the value.
 DEFAULTS = {
     "driver": "~fastapi",  # serves the reverse WebSocket OneBot connects to
     "host": "127.0.0.1",
     "port": 8080,
-    "command_start": ["/", ""],
 }
 
 

@@ -473,8 +473,11 @@ class Game:
             # a day with both: "最先高票者当选警长，出人票最高者出局" — the election is counted first
             raise Rejected("今天先统计警长竞选，再统计放逐投票：请先提交警长竞选的票")
         valid: list[tuple[str, str, Fraction]] = []
+        voted: set[str] = set()
         for voter_name, target_name in cmd.ballots:
-            reason = self.rules.ballot_problem(self, cmd.kind, voter_name, target_name)
+            # "每名存活角色每个讨论日限投一票": a second ballot by the same voter never counts
+            reason = "重复投票，只计第一张" if voter_name in voted else self.rules.ballot_problem(self, cmd.kind, voter_name, target_name)
+            voted.add(voter_name)
             if reason:
                 self.warnings.append(f"{voter_name} 的票无效：{reason}")
                 continue

@@ -44,7 +44,9 @@ def deal(ruleset: Ruleset, names: list[str], seed: int) -> list[tuple[str, str]]
     """A random assignment of the post's line-up to `names` (seat order), reproducible from `seed`."""
     if len(names) != ruleset.size:
         raise LineupError(f"{ruleset.id} 需要 {ruleset.size} 名玩家，现在有 {len(names)} 名")
-    rng = random.Random(seed)
+    # a stream of its own: the game's generator starts from the same seed, and sharing its first
+    # draws would let a forced choice (认亲) reveal who was dealt what
+    rng = random.Random(f"deal:{seed}")
     roles = [r.name for r in ruleset.roles if r.hidden_as is None for _ in range(r.count)]
     rng.shuffle(roles)
     for hidden in (r for r in ruleset.roles if r.hidden_as is not None):

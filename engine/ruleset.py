@@ -44,6 +44,7 @@ class Skill:
     run: Callable[["Game", "Player", object], None]
     aliases: tuple[str, ...] = ()
     team: bool = False  # sent for the whole team by any living member
+    takes_target: bool = True
 
 
 class Ruleset:

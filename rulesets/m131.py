@@ -256,8 +256,8 @@ class M131(Ruleset):
             Skill("预言", "night", foresee, aliases=("查", "验")),
             Skill("诽谤", "night", slander, aliases=("诽",)),
             Skill("最后的守护", "night", last_guard, aliases=("守护目标", "选")),
-            Skill("守护", "night", protect, aliases=("守",)),
-            Skill("自爆", "day", explode, aliases=("爆",)),
+            Skill("守护", "night", protect, aliases=("守",), takes_target=False),
+            Skill("自爆", "day", explode, aliases=("爆",), takes_target=False),
             Skill("殉职", "decision", hand_over, aliases=("移交", "警徽")),
         )
     }
@@ -275,7 +275,7 @@ class M131(Ruleset):
         # night opens gets a target drawn from the game's seed (the post names no time limit).
         for p in g.state.with_role("混血儿"):
             if "认亲" not in p.used:
-                choice = g.state.rng.choice([q for q in g.state.players if q.name != p.name])
+                choice = g.state.rng.choice([q for q in g.state.players if q.name != p.name and q.alive])
                 recognise(g, p, choice.name)
                 g.tell(f"player:{p.name}", "你没有在游戏开始前认亲，<认亲>是强制技，已按随机结果认亲。")
                 g.tell("director", f"{g.label(p)} 未选择认亲目标，已随机认亲 {g.label(choice)}")

@@ -1,0 +1,85 @@
+"""Wiring: the database, the game service, delivery and time limits start and stop with NoneBot."""
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from importlib.metadata import PackageNotFoundError, version
+
+from nonebot import get_bots, get_driver, get_plugin_config, logger, require
+from nonebot.adapters.onebot.v11 import Bot, Message, MessageSegment
+
+require("nonebot_plugin_apscheduler")
+from apscheduler.jobstores.base import JobLookupError  # noqa: E402
+from nonebot_plugin_apscheduler import scheduler  # noqa: E402
+
+from service.config import Config  # noqa: E402
+from service.db import close_database, open_database  # noqa: E402
+from service.games import Scheduler, Service  # noqa: E402
+from service.outbox import Outbox  # noqa: E402
+
+config = get_plugin_config(Config)
+driver = get_driver()
+
+try:
+    VERSION = version("banshabot")
+except PackageNotFoundError:  # a checkout that was never pip-installed
+    VERSION = "未安装"
+
+
+def now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+class AsyncScheduler(Scheduler):
+    """Time limits as APScheduler date jobs; one whose time passed while we were down runs at once."""
+
+    def at(self, job_id, when, job) -> None:
+        scheduler.add_job(job, "date", run_date=when, id=job_id, replace_existing=True, misfire_grace_time=None)
+
+    def cancel(self, job_id) -> None:
+        try:
+            scheduler.remove_job(job_id)
+        except JobLookupError:
+            pass
+
+
+service = Service(config, AsyncScheduler(), now, superusers=set(driver.config.superusers))
+outbox = Outbox(now)
+
+
+def onebot() -> Bot | None:
+    return next((b for b in get_bots().values() if isinstance(b, Bot)), None)
+
+
+async def perform(action: str, params: dict) -> None:
+    bot = onebot()
+    if bot is None:
+        raise ConnectionError("no OneBot connection")
+    if "text" in params:  # a message: always one plain text segment, never parsed as CQ code
+        params["message"] = Message(MessageSegment.text(params.pop("text")))
+    await bot.call_api(action, **params)
+
+
+async def flush() -> None:
+    if onebot() is not None:
+        await outbox.flush(perform)
+
+
+service.after_commit.append(flush)
+
+
+@driver.on_startup
+async def _open() -> None:
+    await open_database(config.banshabot_database_url)
+    await service.restore_deadlines()
+    scheduler.add_job(flush, "interval", seconds=config.banshabot_retry_seconds, id="outbox-retry", replace_existing=True)
+    logger.info(f"banshabot {VERSION}: database {config.banshabot_database_url}")
+
+
+@driver.on_shutdown
+async def _close() -> None:
+    await close_database()
+
+
+@driver.on_bot_connect
+async def _connected(bot: Bot) -> None:
+    await flush()

@@ -1,0 +1,39 @@
+"""Opening the database and bringing its schema up to date with the migrations in service/migrations."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from tortoise import Tortoise
+from tortoise.migrations.api.migrate import migrate
+
+DEFAULT_URL = "sqlite://data/banshabot.sqlite3"
+
+
+def tortoise_config(url: str) -> dict:
+    return {
+        "connections": {"default": url},
+        "apps": {
+            "models": {
+                "models": ["service.models"],
+                "migrations": "service.migrations",
+                "default_connection": "default",
+            }
+        },
+    }
+
+
+# for the command line: `tortoise -c service.db.TORTOISE_ORM makemigrations` after a model change
+TORTOISE_ORM = tortoise_config(DEFAULT_URL)
+
+
+async def open_database(url: str) -> None:
+    if url.startswith("sqlite://") and not url.startswith("sqlite://:memory:"):
+        Path(url.removeprefix("sqlite://")).parent.mkdir(parents=True, exist_ok=True)
+    config = tortoise_config(url)
+    # handlers run in NoneBot's tasks, not the one that opened the database: share it globally
+    await Tortoise.init(config=config, _enable_global_fallback=True)
+    await migrate(config=config)
+
+
+async def close_database() -> None:
+    await Tortoise.close_connections()

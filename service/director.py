@@ -1,0 +1,311 @@
+"""The director's private-chat commands. Every answer goes out through the outbox."""
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta
+from typing import Awaitable, Callable
+
+from engine import Act, Ballots, Card, CloseDay, FactionLoss, OpenDay, ResolveNight, Timeout
+from engine.commands import from_dict
+from rulesets import RULESETS
+
+from . import groups, parse
+from .games import Service, ServiceError, Table
+from .models import CommandRow, DeadlineRow, GameRow
+from .texts import CHINA, clock, director_status
+
+HELP = """导演指令（私聊发送；多局同时进行时在指令前加“#编号 ”指定游戏）：
+新游戏 规则 [标题] —— 规则：{rulesets}
+名单 —— 之后每行“角色名 QQ号”，按电梯楼顺序
+检查 —— 检查每名玩家是否已加我为好友
+分配 随机 | 分配 固定（之后每行“角色名 身份”）
+开始 —— 私聊每名玩家身份，分配队伍群
+关门 / 开门 [关门时间，如 12-01 22:00]
+竞选 票 / 投票 票 —— 票：粘贴投票帖（首行写发帖角色名），或“投票人:对象 …”
+发牌 蓝牌|黄牌|红牌 角色
+替补 角色 新QQ号 / 协助 QQ号（添加协助导演）
+代 角色 技能 [目标] —— 代玩家行动（覆盖）
+超时 角色 —— 该角色进行中的时限立即到期
+结算 —— 行动收齐后立即结算夜晚
+判负 阵营 / 状态 / 日志 / 游戏
+群池 / 群池 添加 群号 [原群名] / 群池 移除 群号"""
+
+Friends = Callable[[], Awaitable[set[str]]]
+
+
+async def handle(service: Service, qq: str, text: str, friends: Friends) -> str | None:
+    """Run one director command; returns the reply (None: not a director command)."""
+    body = text.strip()
+    chosen = None
+    if m := re.match(r"#(\d+)\s+", body):
+        chosen, body = int(m.group(1)), body[m.end():]
+    word, _, rest = body.partition("\n") if " " not in body.split("\n", 1)[0] else body.partition(" ")
+    word, rest = word.strip(), rest.strip()
+    if word in ("帮助", "导演帮助"):
+        return HELP.format(rulesets="、".join(RULESETS))
+    if word == "新游戏":
+        if qq not in service.superusers:
+            return "只有配置的导演（SUPERUSERS）可以创建游戏"
+        ruleset, _, title = rest.partition(" ")
+        row = await service.create(qq, ruleset.strip(), title.strip())
+        return f"已创建游戏 #{row.id}（{row.ruleset}）。下一步：发送“名单”，之后每行“角色名 QQ号”。"
+    if word == "群池":
+        return await _pool(rest)
+    if word == "游戏":
+        rows = await _mine(qq)
+        return "\n".join(f"#{r.id} {r.title}（{r.ruleset}，{r.status}）" for r in rows) or "你还没有游戏"
+    t = await _current(service, qq, chosen)
+    if t is None:
+        return None if word not in COMMANDS else "你没有进行中的游戏。发送“新游戏 规则”创建一局。"
+    if word not in COMMANDS:
+        return None
+    try:
+        return await COMMANDS[word](service, t, qq, rest, friends)
+    except ServiceError as exc:
+        return str(exc)
+    except parse.ParseError as exc:
+        return str(exc)
+
+
+async def _mine(qq: str) -> list[GameRow]:
+    rows = await GameRow.all().order_by("-id")
+    return [r for r in rows if qq in r.directors]
+
+
+async def _current(service: Service, qq: str, chosen: int | None) -> Table | None:
+    rows = [r for r in await _mine(qq) if chosen is None or r.id == chosen]
+    live = [r for r in rows if r.status != "over"] or rows
+    return await service.table(live[0].id) if live else None
+
+
+def _lines(rest: str) -> list[tuple[str, str]]:
+    pairs = []
+    for line in rest.splitlines():
+        parts = line.replace("，", " ").replace(",", " ").replace("：", " ").replace(":", " ").split()
+        if not parts:
+            continue
+        if len(parts) != 2:
+            raise ServiceError(f"这一行看不懂：“{line.strip()}”。每行应为两项，用空格分隔。")
+        pairs.append((parts[0], parts[1]))
+    return pairs
+
+
+async def _roster(service: Service, t: Table, qq: str, rest: str, friends: Friends) -> str:
+    await service.set_roster(t, _lines(rest))
+    return "名单已保存：\n" + "\n".join(f"{s.seat}号 {s.name} {s.qq}" for s in t.seats) + "\n下一步：“检查”，然后“分配 随机”。"
+
+
+async def _check(service: Service, t: Table, qq: str, rest: str, friends: Friends) -> str:
+    have = await friends()
+    missing = [s for s in t.seats if s.qq not in have]
+    if not missing:
+        return "每名玩家都已加我为好友，可以私聊。"
+    return "以下玩家还没有加我为好友，私聊可能失败：\n" + "\n".join(f"{s.seat}号 {s.name}（{s.qq}）" for s in missing)
+
+
+async def _assign(service: Service, t: Table, qq: str, rest: str, friends: Friends) -> str:
+    mode, _, lines = rest.partition("\n")
+    if mode.strip() == "随机":
+        await service.assign(t, None)
+        return f"已按种子随机分配身份（种子在游戏结束后的日志中公开）。发送“状态”查看，确认后发送“开始”。"
+    if mode.strip() == "固定":
+        await service.assign(t, _lines(lines))
+        return "已按给定分配身份。发送“状态”查看，确认后发送“开始”。"
+    return "请发送“分配 随机”，或“分配 固定”后每行“角色名 身份”。"
+
+
+async def _start(service: Service, t: Table, qq: str, rest: str, friends: Friends) -> str:
+    await service.start(t)
+    first = "关门" if t.game.rules.first_phase == "night" else "开门"
+    return f"游戏已开始，每名玩家都已收到身份。开局技能（如认亲）收齐后，发送“{first}”进入第一个{'夜晚' if first == '关门' else '白天'}。"
+
+
+async def _submit(service: Service, t: Table, qq: str, cmd) -> str:
+    outcome = await service.submit(t, cmd, source=f"director:{qq}")
+    return "已执行。" if outcome.ok else f"未执行：{outcome.error}"
+
+
+async def _close(service: Service, t: Table, qq: str, rest: str, friends: Friends) -> str:
+    return await _submit(service, t, qq, CloseDay())
+
+
+def _when(text: str, now: datetime) -> datetime:
+    local = now.astimezone(CHINA)
+    for fmt in ("%m-%d %H:%M", "%H:%M"):
+        try:
+            parsed = datetime.strptime(text, fmt)
+        except ValueError:
+            continue
+        at = local.replace(hour=parsed.hour, minute=parsed.minute, second=0, microsecond=0)
+        if fmt.startswith("%m"):
+            at = at.replace(month=parsed.month, day=parsed.day)
+        elif at <= local:
+            at += timedelta(days=1)
+        return at
+    raise ServiceError(f"看不懂时间“{text}”，请写成“12-01 22:00”或“22:00”")
+
+
+async def _open(service: Service, t: Table, qq: str, rest: str, friends: Friends) -> str:
+    if rest:
+        t.row.planned_close = _when(rest, service.now())
+        await t.row.save()
+    reply = await _submit(service, t, qq, OpenDay())
+    if rest:
+        reply += f" 本日关门时间：{clock(t.row.planned_close)}"
+    return reply
+
+
+async def _ballots(kind: str, service: Service, t: Table, qq: str, rest: str) -> str:
+    counted = parse.votes(rest, [s.name for s in t.seats])
+    outcome = await service.submit(t, Ballots(kind, tuple(counted.ballots)), source=f"director:{qq}")
+    flags = "\n".join(f"无效：{f}" for f in counted.flagged)
+    if not outcome.ok:
+        return f"未计票：{outcome.error}" + (f"\n{flags}" if flags else "")
+    tally = t.game.state.tallies[-1]
+    lines = [f"{name} {n}票" for name, n in tally["counts"].items()]
+    result = tally["result"] or "平票/无人"
+    return f"计票完成：{'，'.join(lines) or '无有效票'}；结果：{result}" + (f"\n{flags}" if flags else "")
+
+
+async def _election(service: Service, t: Table, qq: str, rest: str, friends: Friends) -> str:
+    return await _ballots("election", service, t, qq, rest)
+
+
+async def _exile(service: Service, t: Table, qq: str, rest: str, friends: Friends) -> str:
+    return await _ballots("exile", service, t, qq, rest)
+
+
+async def _card(service: Service, t: Table, qq: str, rest: str, friends: Friends) -> str:
+    parts = rest.split()
+    if len(parts) != 2 or parts[0] not in ("蓝牌", "黄牌", "红牌"):
+        return "请发送“发牌 蓝牌|黄牌|红牌 角色名”"
+    return await _submit(service, t, qq, Card(parts[0], parts[1]))
+
+
+async def _replace(service: Service, t: Table, qq: str, rest: str, friends: Friends) -> str:
+    parts = rest.split()
+    if len(parts) != 2 or not parts[1].isdigit():
+        return "请发送“替补 角色名 新QQ号”"
+    name, new_qq = parts
+    seat = next((s for s in t.seats if s.name == name or str(s.seat) == name), None)
+    if seat is None:
+        return f"没有角色“{name}”"
+    if seat.former_qq:
+        return "每名角色仅限更换一次替补"
+    if any(s.qq == new_qq for s in t.seats):
+        return f"QQ {new_qq} 已经在本局游戏中"
+    old = seat.qq
+    seat.former_qq = [old]
+    seat.qq = new_qq
+    await seat.save()
+    await service.queue(("private", old), f"你的角色 {seat.name} 已由替补接手，你不再能以该角色行动。", t.row.id)
+    if t.game:
+        from .texts import brief
+
+        await service.queue(("private", new_qq), "你作为替补接手了本局角色。\n" + brief(t.game.rules, t.game, seat.name), t.row.id)
+        await groups.replaced(service, t, seat.name, old)
+    await service.delivered()
+    return f"{seat.seat}号 {seat.name} 由 {new_qq} 接手（原 {old}）。"
+
+
+async def _assist(service: Service, t: Table, qq: str, rest: str, friends: Friends) -> str:
+    if not rest.isdigit():
+        return "请发送“协助 QQ号”"
+    if rest not in t.row.directors:
+        t.row.directors = [*t.row.directors, rest]
+        await t.row.save()
+    return f"{rest} 已成为 #{t.row.id} 的协助导演。"
+
+
+async def _status(service: Service, t: Table, qq: str, rest: str, friends: Friends) -> str:
+    if t.game is None:
+        roster = "\n".join(f"{s.seat}号 {s.name} {s.qq} {s.role or '未分配'}" for s in t.seats) or "（尚无名单）"
+        return f"#{t.row.id} {t.row.title}：筹备中\n{roster}"
+    deadlines = [(d.key, d.what, d.due_at) for d in await service.open_deadlines(t)]
+    return f"#{t.row.id} {t.row.title}\n" + director_status(t.game, deadlines)
+
+
+async def _proxy(service: Service, t: Table, qq: str, rest: str, friends: Friends) -> str:
+    name, _, command = rest.partition(" ")
+    if t.game is None or not command:
+        return "请发送“代 角色名 技能 [目标]”"
+    seat = next((s for s in t.seats if s.name == name or str(s.seat) == name), None)
+    if seat is None:
+        return f"没有角色“{name}”"
+    act = parse.player_text(command, t.game.rules, seat.name)
+    if not isinstance(act, Act):
+        return "代行动只接受技能、放弃、遗言、投降"
+    return await _submit(service, t, qq, act)
+
+
+async def _timeout(service: Service, t: Table, qq: str, rest: str, friends: Friends) -> str:
+    if t.game is None:
+        return "游戏还没有开始"
+    seat = next((s for s in t.seats if s.name == rest or str(s.seat) == rest), None)
+    rows = await DeadlineRow.filter(game_id=t.row.id, done=False)
+    keys = [r.key for r in rows if (seat and seat.name in r.who) or r.key == rest]
+    if seat and t.game.phase == "night" and not t.game.night.resolved:
+        keys += [t.game.night_key(who, slot) for who, slot in t.game.rules.awaiting(t.game) if who == seat.name]
+    done = []
+    for key in dict.fromkeys(keys):
+        if (await service.submit(t, Timeout(key), source=f"director:{qq}")).ok:
+            done.append(key)
+    return ("已按时限到期处理：" + "、".join(done)) if done else f"“{rest}”没有进行中的时限"
+
+
+async def _resolve(service: Service, t: Table, qq: str, rest: str, friends: Friends) -> str:
+    return await _submit(service, t, qq, ResolveNight())
+
+
+async def _lose(service: Service, t: Table, qq: str, rest: str, friends: Friends) -> str:
+    return await _submit(service, t, qq, FactionLoss(rest))
+
+
+async def _log(service: Service, t: Table, qq: str, rest: str, friends: Friends) -> str:
+    lines = [f"#{t.row.id} {t.row.title}（{t.row.ruleset}）种子：{t.row.seed}"]
+    lines += [f"{s.seat}号 {s.name} {s.qq} {s.role}" + (f"（替补自 {'、'.join(s.former_qq)}）" if s.former_qq else "") for s in t.seats]
+    for cmd in await CommandRow.filter(game_id=t.row.id).order_by("seq"):
+        lines.append(f"{clock(cmd.at)} [{cmd.source}] {_describe(cmd.payload)}")
+    if t.game and t.game.state.winner:
+        lines.append(f"结果：{t.game.state.winner}获胜")
+    return "\n".join(lines)
+
+
+def _describe(payload: dict) -> str:
+    cmd = from_dict(payload)
+    match cmd:
+        case Act():
+            return f"{cmd.by} {cmd.skill} {cmd.target if cmd.target is not None else ''}{(' ' + cmd.text) if cmd.text else ''}".strip()
+        case Ballots():
+            return ("竞选 " if cmd.kind == "election" else "投票 ") + " ".join(f"{v}:{tg}" for v, tg in cmd.ballots)
+        case Card():
+            return f"{cmd.to} {cmd.color}"
+        case Timeout():
+            return f"时限到期 {cmd.key}"
+        case FactionLoss():
+            return f"判负 {cmd.faction}"
+    return {"CloseDay": "关门", "OpenDay": "开门", "ResolveNight": "结算夜晚"}[payload["type"]]
+
+
+async def _pool(rest: str) -> str:
+    parts = rest.split(maxsplit=2)
+    if not parts:
+        rows = await groups.pool()
+        return "群池：\n" + ("\n".join(f"{g.group_id} {g.original_name} {'使用中' if g.game_id else '空闲'}" for g in rows) or "（空）")
+    if parts[0] == "添加" and len(parts) >= 2 and parts[1].isdigit():
+        added = await groups.add_to_pool(parts[1], parts[2] if len(parts) > 2 else "")
+        return f"群 {parts[1]} " + ("已加入群池。请确认我是该群的群主或管理员。" if added else "已经在群池中")
+    if parts[0] == "移除" and len(parts) == 2:
+        return f"群 {parts[1]} " + await groups.remove_from_pool(parts[1])
+    return "请发送“群池”、“群池 添加 群号 [原群名]”或“群池 移除 群号”"
+
+
+COMMANDS = {
+    "名单": _roster, "检查": _check, "分配": _assign, "开始": _start, "关门": _close, "开门": _open,
+    "竞选": _election, "投票": _exile, "发牌": _card, "替补": _replace, "协助": _assist, "状态": _status,
+    "代": _proxy, "超时": _timeout, "结算": _resolve, "判负": _lose, "日志": _log,
+}
+
+
+async def is_director(service: Service, qq: str) -> bool:
+    return qq in service.superusers or bool(await _mine(qq))

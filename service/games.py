@@ -1,0 +1,349 @@
+"""The game service: every command goes through here, is stored, and its consequences are queued.
+
+A game is rebuilt from its roster, its seed and its stored commands; a command is stored in the same
+transaction as the messages it causes and the time limits it starts, before anyone is answered.
+"""
+from __future__ import annotations
+
+import asyncio
+import secrets
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Awaitable, Callable
+
+from tortoise.exceptions import IntegrityError
+from tortoise.transactions import in_transaction
+
+from engine import CloseDay, Command, Game, ResolveNight, Timeout
+from engine.commands import from_dict, to_dict
+from engine.events import DeadlineEnd, DeadlineStart, Feedback, GameOver, Notice, Outcome, TeamChange
+from rulesets import get as get_ruleset
+
+from .config import Config
+from . import groups
+from .models import CommandRow, DeadlineRow, GameRow, OutboxRow, SeatRow, SeenMessage, TeamRow
+
+Address = tuple[str, str]  # ("private", qq) | ("group", group id)
+
+
+class ServiceError(ValueError):
+    """A director's or player's request that cannot be done (Chinese, says what to send instead)."""
+
+
+@dataclass
+class Table:
+    """One game in memory: its stored row and seats, and the engine game rebuilt from its log."""
+
+    row: GameRow
+    seats: list[SeatRow]
+    game: Game | None
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    def seat_of(self, name: str) -> SeatRow:
+        return next(s for s in self.seats if s.name == name)
+
+    def seat_by_qq(self, qq: str) -> SeatRow | None:
+        return next((s for s in self.seats if s.qq == qq), None)
+
+
+class Scheduler:
+    """Where time limits are handed to run later (apscheduler in the bot, a fake in tests)."""
+
+    def at(self, job_id: str, when: datetime, job: Callable[[], Awaitable[None]]) -> None:
+        raise NotImplementedError
+
+    def cancel(self, job_id: str) -> None:
+        raise NotImplementedError
+
+
+class Service:
+    def __init__(self, config: Config, scheduler: Scheduler, now: Callable[[], datetime], superusers: set[str]):
+        self.config = config
+        self.scheduler = scheduler
+        self.now = now
+        self.superusers = superusers
+        self.tables: dict[int, Table] = {}
+        self.after_commit: list[Callable[[], Awaitable[None]]] = []  # delivery hooks
+
+    # --- loading ------------------------------------------------------------------------------------
+    async def table(self, game_id: int) -> Table:
+        if game_id not in self.tables:
+            row = await GameRow.get_or_none(id=game_id)
+            if row is None:
+                raise ServiceError(f"没有编号为 {game_id} 的游戏")
+            self.tables[game_id] = await self._rebuild(row)
+        return self.tables[game_id]
+
+    async def _rebuild(self, row: GameRow) -> Table:
+        seats = await SeatRow.filter(game_id=row.id).order_by("seat")
+        game = None
+        if row.status != "roster":
+            game = Game(get_ruleset(row.ruleset), [(s.name, s.role) for s in seats], seed=row.seed)
+            for cmd in await CommandRow.filter(game_id=row.id).order_by("seq"):
+                outcome = game.apply(from_dict(cmd.payload))
+                if not outcome.ok:
+                    raise RuntimeError(f"game {row.id}: stored command {cmd.seq} no longer applies: {outcome.error}")
+        return Table(row=row, seats=list(seats), game=game)
+
+    async def running_games(self) -> list[GameRow]:
+        return await GameRow.filter(status="running").order_by("id")
+
+    # --- the one way a game changes ------------------------------------------------------------------
+    async def submit(self, t: Table, cmd: Command, source: str, reply: Address | None = None, seen: str | None = None) -> Outcome:
+        """Apply a command; store it with its messages and time limits; then deliver."""
+        async with t.lock:
+            if t.game is None:
+                raise ServiceError("游戏还没有开始")
+            if isinstance(cmd, CloseDay):
+                t.row.closed_at = self.now()
+            if seen and await SeenMessage.exists(key=seen):
+                return Outcome(ok=False, error="重复的消息，已忽略")
+            before = t.game.state.phase
+            outcome = t.game.apply(cmd)
+            try:
+                async with in_transaction():
+                    if seen:
+                        await SeenMessage.create(key=seen)
+                    if outcome.ok:
+                        seq = await CommandRow.filter(game_id=t.row.id).count()
+                        await CommandRow.create(game_id=t.row.id, seq=seq, payload=to_dict(cmd), source=source, at=self.now())
+                        await self._consequences(t, outcome, before)
+                    elif reply:
+                        await self.queue(reply, f"未执行：{outcome.error}", t.row.id)
+            except Exception:
+                self.tables.pop(t.row.id, None)  # the game object moved but nothing was stored: rebuild
+                raise
+        await self.delivered()
+        if outcome.ok and t.game.night_complete():
+            # every action of the night is in: settle it now so the director has the draft at once
+            await self.submit(t, ResolveNight(), source="auto")
+        return outcome
+
+    async def seen_before(self, key: str) -> bool:
+        """For messages that change no game: remember them so a repeat is ignored."""
+        try:
+            await SeenMessage.create(key=key)
+        except IntegrityError:
+            return True
+        return False
+
+    async def queue(self, to: Address, text: str, game_id: int | None = None) -> None:
+        """A message to one player, director or group, sent as plain text."""
+        kind, target = to
+        key = "user_id" if kind == "private" else "group_id"
+        await self.act(f"send_{kind}_msg", {key: int(target), "text": text}, game_id)
+
+    async def act(self, action: str, params: dict, game_id: int | None = None) -> None:
+        """Any other OneBot action (rename a group, remove a member...), queued like a message."""
+        await OutboxRow.create(game_id=game_id, action=action, params=params)
+
+    async def delivered(self) -> None:
+        for hook in self.after_commit:
+            await hook()
+
+    # --- where each event goes -----------------------------------------------------------------------
+    async def addresses(self, t: Table, audience: str) -> list[Address]:
+        kind, _, name = audience.partition(":")
+        if kind == "player":
+            return [("private", t.seat_of(name).qq)]
+        if kind == "team":
+            row = await TeamRow.get_or_none(game_id=t.row.id, team=name)
+            if row and row.group_id:
+                return [("group", row.group_id)]
+            # no group free for this team: relay to each member privately
+            return [("private", t.seat_of(n).qq) for n in t.game.state.teams.get(name, [])]
+        return [("private", qq) for qq in t.row.directors]
+
+    async def _consequences(self, t: Table, outcome: Outcome, phase_before: str) -> None:
+        for event in outcome.events:
+            if isinstance(event, Notice):
+                prefix = "【可公示】" if event.audience == "public" else ""
+                audience = "director" if event.audience == "public" else event.audience
+                for to in await self.addresses(t, audience):
+                    await self.queue(to, prefix + event.text, t.row.id)
+            elif isinstance(event, Feedback):
+                for to in await self.addresses(t, event.audience):
+                    await self.queue(to, event.text, t.row.id)
+            elif isinstance(event, DeadlineStart):
+                await self._start_deadline(t, event)
+            elif isinstance(event, DeadlineEnd):
+                await self._end_deadline(t, event.key)
+            elif isinstance(event, TeamChange):
+                await self.team_changed(t, event.team, list(event.members))
+            elif isinstance(event, GameOver):
+                await self._game_over(t)
+        for warning in outcome.warnings:
+            for to in await self.addresses(t, "director"):
+                await self.queue(to, f"注意：{warning}", t.row.id)
+        if t.game.phase == "night" and phase_before != "night":
+            await self._fill_close_anchors(t)
+        await t.row.save()
+
+    # --- time limits ---------------------------------------------------------------------------------
+    def _minutes(self, n: int) -> timedelta:
+        return timedelta(seconds=n * self.config.banshabot_minute_seconds)
+
+    def _due(self, t: Table, anchor: str, minutes: int) -> datetime | None:
+        if anchor == "now":
+            return self.now() + self._minutes(minutes)
+        if anchor == "close":
+            base = t.row.closed_at if t.game.phase == "night" else t.row.planned_close
+            return base + self._minutes(minutes) if base else None
+        return None  # "open": the engine ends it itself at the next 开门
+
+    async def _start_deadline(self, t: Table, event: DeadlineStart) -> None:
+        due = self._due(t, event.anchor, event.minutes)
+        row = await DeadlineRow.create(game_id=t.row.id, key=event.key, what=event.what, who=list(event.who),
+                                       anchor=event.anchor, minutes=event.minutes, due_at=due)
+        if due:
+            self._schedule(row)
+            if event.who:
+                names = "、".join(event.who)
+                for to in await self.addresses(t, "director"):
+                    await self.queue(to, f"时限开始：{names}<{event.what}>，截止 {_hm(due)}", t.row.id)
+
+    async def _end_deadline(self, t: Table, key: str) -> None:
+        for row in await DeadlineRow.filter(game_id=t.row.id, key=key, done=False):
+            row.done = True
+            await row.save()
+            self._unschedule(row)
+
+    async def _fill_close_anchors(self, t: Table) -> None:
+        """关门 happened: limits counted from it, started during the day, now get their time."""
+        for row in await DeadlineRow.filter(game_id=t.row.id, done=False, anchor="close", due_at=None):
+            row.due_at = t.row.closed_at + self._minutes(row.minutes)
+            await row.save()
+            self._schedule(row)
+
+    def _schedule(self, row: DeadlineRow) -> None:
+        self.scheduler.at(f"deadline:{row.id}", row.due_at, lambda: self.deadline_passed(row.id))
+        for before in self.config.banshabot_remind_before:
+            when = row.due_at - self._minutes(before)
+            if before not in row.reminded and when > self.now() and row.who:
+                self.scheduler.at(f"remind:{row.id}:{before}", when, lambda b=before: self.remind(row.id, b))
+
+    def _unschedule(self, row: DeadlineRow) -> None:
+        self.scheduler.cancel(f"deadline:{row.id}")
+        for before in self.config.banshabot_remind_before:
+            self.scheduler.cancel(f"remind:{row.id}:{before}")
+
+    async def restore_deadlines(self) -> None:
+        """At start-up: every open time limit is scheduled again; one that passed fires at once."""
+        for row in await DeadlineRow.filter(done=False).exclude(due_at=None):
+            self._schedule(row)
+
+    async def deadline_passed(self, row_id: int) -> None:
+        row = await DeadlineRow.get_or_none(id=row_id)
+        if row is None or row.done:
+            return
+        t = await self.table(row.game_id)
+        if t.game.phase == "over":
+            row.done = True
+            await row.save()
+            return
+        outcome = await self.submit(t, Timeout(row.key), source="deadline")
+        if outcome.ok:
+            for to in await self.addresses(t, "director"):
+                await self.queue(to, f"时限已到：{'、'.join(row.who) or '公示'}<{row.what}>，按规则处理", t.row.id)
+        row.done = True
+        await row.save()
+        await self.delivered()
+
+    async def remind(self, row_id: int, before: int) -> None:
+        row = await DeadlineRow.get_or_none(id=row_id)
+        if row is None or row.done or before in row.reminded:
+            return
+        t = await self.table(row.game_id)
+        row.reminded = [*row.reminded, before]
+        await row.save()
+        for name in row.who:
+            await self.queue(("private", t.seat_of(name).qq), f"提醒：<{row.what}>还有{before}分钟截止（{_hm(row.due_at)}）。", t.row.id)
+        await self.delivered()
+
+    async def open_deadlines(self, t: Table) -> list[DeadlineRow]:
+        return await DeadlineRow.filter(game_id=t.row.id, done=False).order_by("id")
+
+    # --- team groups -----------------------------------------------------------------------------------
+    async def team_changed(self, t: Table, team: str, members: list[str]) -> None:
+        await groups.assign_team(self, t, team, members)
+
+    async def _game_over(self, t: Table) -> None:
+        t.row.status = "over"
+        for to in await self.addresses(t, "director"):
+            await self.queue(to, "游戏结束。发送“日志”获取完整的游戏记录（树洞）。", t.row.id)
+        await groups.release(self, t)
+
+    # --- building a game ---------------------------------------------------------------------------------
+    async def create(self, director: str, ruleset_id: str, title: str) -> GameRow:
+        rules = get_ruleset(ruleset_id)
+        if rules is None:
+            raise ServiceError(f"没有规则“{ruleset_id}”。可用：M131")
+        return await GameRow.create(ruleset=rules.id, title=title or rules.title, seed=secrets.randbits(31), directors=[director])
+
+    async def set_roster(self, t: Table, lines: list[tuple[str, str]]) -> None:
+        rules = get_ruleset(t.row.ruleset)
+        if t.row.status != "roster":
+            raise ServiceError("游戏已经开始，不能再改名单；换人请用“替补”")
+        if len(lines) != rules.size:
+            raise ServiceError(f"{rules.id} 需要 {rules.size} 名玩家，名单里有 {len(lines)} 名")
+        names = [n for n, _ in lines]
+        qqs = [q for _, q in lines]
+        for name, qq in lines:
+            if name.isdigit():
+                raise ServiceError(f"角色名“{name}”不能是纯数字（数字表示座位号）")
+            if not qq.isdigit():
+                raise ServiceError(f"“{name}”后面的QQ号“{qq}”不是数字")
+        for values, word in ((names, "角色名"), (qqs, "QQ号")):
+            twice = sorted({v for v in values if values.count(v) > 1})
+            if twice:
+                raise ServiceError(f"{word}重复：{'、'.join(twice)}")
+        async with in_transaction():
+            await SeatRow.filter(game_id=t.row.id).delete()
+            t.seats = [await SeatRow.create(game_id=t.row.id, seat=i, name=n, qq=q) for i, (n, q) in enumerate(lines, 1)]
+
+    async def assign(self, t: Table, fixed: list[tuple[str, str]] | None) -> None:
+        from engine import LineupError, check, deal
+
+        rules = get_ruleset(t.row.ruleset)
+        if t.row.status != "roster" or not t.seats:
+            raise ServiceError("请先发送名单；游戏开始后不能再分配身份")
+        names = [s.name for s in t.seats]
+        try:
+            if fixed is None:
+                players = deal(rules, names, t.row.seed)
+            else:
+                given = dict(fixed)
+                unknown = sorted(set(given) - set(names))
+                if unknown or len(given) != len(names):
+                    raise ServiceError("固定分配须为名单里每个角色各写一行“角色名 身份”" + (f"；不在名单里：{'、'.join(unknown)}" if unknown else ""))
+                players = [(n, given[n]) for n in names]
+                check(rules, players)
+        except LineupError as exc:
+            raise ServiceError(str(exc)) from exc
+        for seat, (_, role) in zip(t.seats, players):
+            seat.role = role
+            await seat.save()
+
+    async def start(self, t: Table) -> None:
+        from .texts import brief
+
+        rules = get_ruleset(t.row.ruleset)
+        if t.row.status != "roster":
+            raise ServiceError("游戏已经开始")
+        if not t.seats or any(s.role is None for s in t.seats):
+            raise ServiceError("请先分配身份（“分配 随机”或“分配 固定”）")
+        t.game = Game(rules, [(s.name, s.role) for s in t.seats], seed=t.row.seed)
+        async with in_transaction():
+            t.row.status = "running"
+            await t.row.save()
+            for seat in t.seats:
+                await self.queue(("private", seat.qq), brief(rules, t.game, seat.name), t.row.id)
+            for team, members in t.game.state.teams.items():
+                await groups.assign_team(self, t, team, members)
+        await self.delivered()
+
+
+def _hm(at: datetime) -> str:
+    from .texts import clock
+
+    return clock(at)

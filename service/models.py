@@ -1,0 +1,123 @@
+"""What the bot stores. The game itself is its roster, its seed and its accepted commands."""
+from __future__ import annotations
+
+from tortoise import fields
+from tortoise.models import Model
+
+
+class GameRow(Model):
+    id = fields.IntField(primary_key=True)
+    ruleset = fields.CharField(max_length=16)
+    title = fields.CharField(max_length=100, default="")
+    seed = fields.BigIntField()
+    status = fields.CharField(max_length=16, default="roster")  # roster | running | over
+    directors = fields.JSONField(default=list)  # QQ numbers; the creator first, then co-directors
+    planned_close = fields.DatetimeField(null=True)  # the running day's announced 关门
+    closed_at = fields.DatetimeField(null=True)  # the last 关门: night time limits count from it
+    created_at = fields.DatetimeField(auto_now_add=True)
+
+    class Meta:
+        table = "game"
+
+
+class SeatRow(Model):
+    id = fields.IntField(primary_key=True)
+    game = fields.ForeignKeyField("models.GameRow", related_name="seats")
+    seat = fields.IntField()
+    name = fields.CharField(max_length=32)
+    qq = fields.CharField(max_length=20)
+    role = fields.CharField(max_length=16, null=True)
+    former_qq = fields.JSONField(default=list)  # players a 替补 took over from
+
+    class Meta:
+        table = "seat"
+        unique_together = (("game", "seat"), ("game", "name"))
+
+
+class CommandRow(Model):
+    """One accepted command of the game log, stored before anyone is answered."""
+
+    id = fields.IntField(primary_key=True)
+    game = fields.ForeignKeyField("models.GameRow", related_name="commands")
+    seq = fields.IntField()
+    payload = fields.JSONField()
+    source = fields.CharField(max_length=64)
+    at = fields.DatetimeField()
+
+    class Meta:
+        table = "command"
+        unique_together = (("game", "seq"),)
+
+
+class SeenMessage(Model):
+    """A QQ message already handled: the same message id seen again is ignored."""
+
+    key = fields.CharField(max_length=64, primary_key=True)
+    at = fields.DatetimeField(auto_now_add=True)
+
+    class Meta:
+        table = "seen_message"
+
+
+class OutboxRow(Model):
+    """A OneBot action to perform (a message, a group rename, a kick), kept until OneBot accepts it.
+
+    Actions run in the order they were queued. A message is stored as plain text and always sent as
+    one text segment, so nothing a player wrote is ever read as CQ code.
+    """
+
+    id = fields.IntField(primary_key=True)
+    game = fields.ForeignKeyField("models.GameRow", related_name="outbox", null=True)
+    action = fields.CharField(max_length=32)
+    params = fields.JSONField()
+    created_at = fields.DatetimeField(auto_now_add=True)
+    sent_at = fields.DatetimeField(null=True)
+    attempts = fields.IntField(default=0)
+    last_error = fields.TextField(default="")
+
+    class Meta:
+        table = "outbox"
+
+
+class DeadlineRow(Model):
+    """A time limit of a game, as an absolute time once its anchor is known."""
+
+    id = fields.IntField(primary_key=True)
+    game = fields.ForeignKeyField("models.GameRow", related_name="deadlines")
+    key = fields.CharField(max_length=128)
+    what = fields.CharField(max_length=32)
+    who = fields.JSONField(default=list)
+    anchor = fields.CharField(max_length=8)
+    minutes = fields.IntField()
+    due_at = fields.DatetimeField(null=True)
+    reminded = fields.JSONField(default=list)  # reminder offsets already sent
+    done = fields.BooleanField(default=False)
+
+    class Meta:
+        table = "deadline"
+
+
+class PoolGroupRow(Model):
+    """A QQ group the bot administers, lent to one team of one game at a time."""
+
+    group_id = fields.CharField(max_length=20, primary_key=True)
+    original_name = fields.CharField(max_length=100, default="")
+    game = fields.ForeignKeyField("models.GameRow", related_name="groups", null=True)
+    team = fields.CharField(max_length=32, null=True)
+
+    class Meta:
+        table = "pool_group"
+
+
+class TeamRow(Model):
+    """A team of a game (狼群...), its members, and its group (none: the bot relays privately)."""
+
+    id = fields.IntField(primary_key=True)
+    game = fields.ForeignKeyField("models.GameRow", related_name="teams")
+    team = fields.CharField(max_length=32)
+    members = fields.JSONField(default=list)
+    group_id = fields.CharField(max_length=20, null=True)
+
+    class Meta:
+        table = "team"
+        unique_together = (("game", "team"),)

@@ -1,0 +1,98 @@
+"""Players' private chats and their teams' groups."""
+from __future__ import annotations
+
+from engine import Act
+
+from . import groups, parse
+from .games import Service, Table
+from .models import SeatRow
+from .texts import clock, player_status
+
+STRANGER = "你好！你不在任何进行中的版杀游戏里，我只为本局玩家和导演服务。如需参加，请联系导演。"
+
+
+async def seat_of(service: Service, qq: str) -> tuple[Table, SeatRow] | None:
+    """The running game this QQ plays in (the latest if several)."""
+    seats = await SeatRow.filter(qq=qq, game__status="running").order_by("-game_id")
+    if not seats:
+        return None
+    t = await service.table(seats[0].game_id)
+    return t, t.seat_of(seats[0].name)
+
+
+async def private(service: Service, qq: str, text: str, key: str) -> None:
+    found = await seat_of(service, qq)
+    if found is None:
+        if not await service.seen_before(key):
+            await service.queue(("private", qq), STRANGER)
+            await service.delivered()
+        return
+    t, seat = found
+    reply = ("private", qq)
+    try:
+        command = parse.player_text(text, t.game.rules, seat.name)
+    except parse.ParseError as exc:
+        relay = await groups.relay_team(t.row.id, seat.name)
+        if await service.seen_before(key):
+            return
+        if relay:
+            for name in relay.members:
+                if name != seat.name:
+                    await service.queue(("private", t.seat_of(name).qq), f"[{relay.team}] {seat.name}：{text}", t.row.id)
+        else:
+            await service.queue(reply, str(exc), t.row.id)
+        await service.delivered()
+        return
+    if isinstance(command, Act):
+        await service.submit(t, command, source=f"qq:{qq}", reply=reply, seen=key)
+        return
+    if await service.seen_before(key):
+        return
+    text = help_text(t, seat.name, await service.open_deadlines(t)) if command.word == "帮助" else player_status(t.game, seat.name)
+    await service.queue(reply, text, t.row.id)
+    await service.delivered()
+
+
+async def in_group(service: Service, group_id: str, qq: str, text: str, key: str) -> None:
+    """A message in a team group: a living member's team skill is the team's choice; the rest is chat."""
+    owner = await groups.owner_of(group_id)
+    if owner is None:
+        return
+    game, team = owner
+    t = await service.table(game.id)
+    seat = t.seat_by_qq(qq)
+    if seat is None or seat.name not in team.members:
+        return  # not a member: ignored, and removed when he joined
+    try:
+        command = parse.player_text(text, t.game.rules, seat.name)
+    except parse.ParseError:
+        return
+    if not isinstance(command, Act) or not (skill := t.game.rules.skill(command.skill)) or not skill.team:
+        return
+    await service.submit(t, command, source=f"qq:{qq}", reply=("group", group_id), seen=key)
+
+
+def help_text(t: Table, name: str, deadlines) -> str:
+    """What this player can do right now, and until when."""
+    g = t.game
+    s = g.state
+    p = s.player(name)
+    role = g.rules.role(p.role)
+    told = g.rules.role(role.hidden_as or role.name)
+    due = {d.key: d.due_at for d in deadlines}
+    lines = [f"你是 {p.seat}号 {p.name}，身份：{told.name}。{told.summary}"]
+    if s.phase == "night" and not s.night.resolved:
+        team = g.team_of(name)
+        for who, slot in g.rules.awaiting(g):
+            if who == name or (who == team and p.alive):
+                until = clock(due.get(g.night_key(who, slot)))
+                lines.append(f"现在可以：<{slot}>（截止 {until}）")
+    for pending in s.pending:
+        if pending.who == name:
+            lines.append(f"等待你决定：<{pending.skill}>（截止 {clock(due.get(pending.key))}）")
+    if name in s.carry.get("words_offered", []) and s.last_words.get(name) is None:
+        lines.append("你可以留下遗言：发送“遗言 内容”，下一次开门前有效。")
+    if len(lines) == 1:
+        lines.append("现在没有需要你做的事。" if p.alive else "你已出局。")
+    lines.append("指令：技能 目标（座位号或角色名）/ 放弃 / 遗言 内容 / 状态 / 帮助")
+    return "\n".join(lines)
