@@ -151,27 +151,35 @@ def foresee(g: Game, actor: Player, target) -> None:
 
 def slander(g: Game, actor: Player, target) -> None:
     # 诽谤: "乌鸦可以选择一名角色，不能连续两晚选择同一名角色。"
+    # Nothing else tonight depends on the 诽谤, so the crow may change it until the night is settled.
     _need(actor, "乌鸦")
-    _once_tonight(g, "诽谤", actor.name)
+    changing = "诽谤" in g.night.actions
+    if not changing:
+        _once_tonight(g, "诽谤", actor.name)
     t = g.living_target(target, "诽谤")
     last = g.state.carry.get("crow_last")
     if last and last[0] == g.night.number - 1 and last[1] == t.name:
         raise Rejected(f"不能连续两晚诽谤同一名角色（昨晚已诽谤 {t.name}）")
     g.night.actions["诽谤"] = (actor.name, t.name)
     g.mark_done(actor.name, "诽谤")
-    g.tell(f"player:{actor.name}", f"已收到：诽谤 {g.label(t)}。")
+    g.tell(f"player:{actor.name}", f"已{'改为' if changing else '收到'}：诽谤 {g.label(t)}。夜晚结算前可以更改。")
 
 
 def last_guard(g: Game, actor: Player, target) -> None:
     # 最后的守护: "选择一名角色，反馈其是否在当晚受到伤害……然后锈盾守卫可以守护该角色"
+    # The choice may change until its feedback is given; the answer is about the player chosen.
     _need(actor, "锈盾守卫")
     if "最后的守护" in actor.lost:
         raise Rejected("锈盾守卫已失去技能<最后的守护>")
-    _once_tonight(g, "最后的守护", actor.name)
+    changing = "最后的守护" in g.night.actions
+    if changing and g.feedback_given(actor.name, "最后的守护"):
+        raise Rejected("已经收到<最后的守护>的反馈，不能再更改目标")
+    if not changing:
+        _once_tonight(g, "最后的守护", actor.name)
     t = g.living_target(target, "最后的守护")
     g.night.actions["最后的守护"] = (actor.name, t.name)
     g.mark_done(actor.name, "最后的守护")
-    g.tell(f"player:{actor.name}", f"已收到：最后的守护 {g.label(t)}。狼群和女巫行动后反馈其是否受到伤害。")
+    g.tell(f"player:{actor.name}", f"已{'改为' if changing else '收到'}：最后的守护 {g.label(t)}。狼群和女巫行动后反馈其是否受到伤害，收到反馈前可以更改。")
 
 
 def protect(g: Game, actor: Player, target) -> None:

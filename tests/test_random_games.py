@@ -284,7 +284,13 @@ class Run:
             self.check(target != actor, "witch-self-save", f"{show(cmd)}: the witch saved herself")
         if skill.when == "night":
             key = (night_no, word)
-            self.check(key not in self.night_acts, "twice-a-night", f"{show(cmd)}: <{word}> accepted twice in night {night_no}")
+            # a choice nothing depends on yet may be changed: 诽谤 until the night is settled,
+            # 最后的守护 until its feedback; every other night action is final once sent
+            changeable = word in ("诽谤", "最后的守护")
+            if word == "最后的守护":  # a change after the answer would make the answer a lie
+                answered = [f for f in self.g.state.feedback if f["skill"] == word and f["number"] == night_no]
+                self.check(all(f["target"] == target for f in answered), "changed-after-feedback", f"{show(cmd)} accepted after the feedback on another player")
+            self.check(changeable or key not in self.night_acts, "twice-a-night", f"{show(cmd)}: <{word}> accepted twice in night {night_no}")
             self.night_acts[key] = target
             # <救药> and <毒药> never in the same night
             self.check(not {(night_no, "救药"), (night_no, "毒药")} <= set(self.night_acts), "both-potions", f"{show(cmd)}: both potions in night {night_no}")
