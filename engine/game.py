@@ -349,7 +349,7 @@ class Game:
             raise Rejected("今天之后是夜晚：请先关门")
         if lapse:
             self._lapse()
-        self._publish_last_words()
+        words = self._close_last_words()
         if s.phase == "setup":
             self._begin("day")
         elif s.phase == "night" and not s.night.resolved:
@@ -364,6 +364,9 @@ class Game:
         died = s.carry.pop("night_deaths", None)
         if died is not None:
             self.rules.morning(self, died)
+        # "遗言在下一个游戏日白天开始时公示"
+        for name, text in words:
+            self.tell("public", f"{name} 的遗言：\n{text}")
         if s.phase == "day":
             self.rules.begin_day(self)
 
@@ -390,9 +393,10 @@ class Game:
         self.rules.published(self, list(ordered))
         self.rules.check_end(self)
 
-    def _publish_last_words(self) -> None:
-        """开门: the words offered before it are published; a right not used has lapsed."""
+    def _close_last_words(self) -> list[tuple[str, str]]:
+        """开门: the words offered before it are to be published; a right not used has lapsed."""
         s = self.state
+        published = []
         for name in s.carry.pop("words_offered", []):
             words = s.last_words[name]
             if words is None:
@@ -400,7 +404,8 @@ class Game:
                 self.emit(DeadlineEnd(f"{LAST_WORDS}:{name}"))
                 self.tell("director", f"{name} 未在时限内提交遗言，视为放弃")
             elif words:
-                self.tell("public", f"{name} 的遗言：\n{words}")
+                published.append((name, words))
+        return published
 
     def _close_day(self, lapse: bool) -> None:
         s = self.state

@@ -16,7 +16,7 @@ from tortoise.transactions import in_transaction
 
 from engine import CloseDay, Command, Game, ResolveNight, Timeout
 from engine.commands import from_dict, to_dict
-from engine.events import DeadlineEnd, DeadlineStart, Feedback, GameOver, Notice, Outcome, TeamChange
+from engine.events import Announcement, DeadlineEnd, DeadlineStart, Feedback, GameOver, Notice, Outcome, TeamChange
 from rulesets import get as get_ruleset
 
 from .config import Config
@@ -155,12 +155,18 @@ class Service:
         return [("private", qq) for qq in t.row.directors]
 
     async def _consequences(self, t: Table, outcome: Outcome, phase_before: str) -> None:
+        morning = any(isinstance(e, Announcement) for e in outcome.events)
+        post: list[str] = []  # the 开门 post, gathered into one message the director pastes as it is
         for event in outcome.events:
-            if isinstance(event, Notice):
-                prefix = "【可公示】" if event.audience == "public" else ""
-                audience = "director" if event.audience == "public" else event.audience
-                for to in await self.addresses(t, audience):
-                    await self.queue(to, prefix + event.text, t.row.id)
+            if isinstance(event, Notice) and event.audience == "public":
+                if morning:
+                    post.append(event.text)
+                else:
+                    for to in await self.addresses(t, "director"):
+                        await self.queue(to, "【可公示】" + event.text, t.row.id)
+            elif isinstance(event, Notice):
+                for to in await self.addresses(t, event.audience):
+                    await self.queue(to, event.text, t.row.id)
             elif isinstance(event, Feedback):
                 for to in await self.addresses(t, event.audience):
                     await self.queue(to, event.text, t.row.id)
@@ -172,6 +178,9 @@ class Service:
                 await self.team_changed(t, event.team, list(event.members))
             elif isinstance(event, GameOver):
                 await self._game_over(t)
+        if post:
+            for to in await self.addresses(t, "director"):
+                await self.queue(to, "【开门公告，可直接粘贴到论坛】\n" + discuz_post(post), t.row.id)
         for warning in outcome.warnings:
             for to in await self.addresses(t, "director"):
                 await self.queue(to, f"注意：{warning}", t.row.id)
@@ -341,6 +350,15 @@ class Service:
             for team, members in t.game.state.teams.items():
                 await groups.assign_team(self, t, team, members)
         await self.delivered()
+
+
+def discuz_post(parts: list[str]) -> str:
+    """Each part's first line in bold, parts a blank line apart: ready for the forum's editor."""
+    out = []
+    for part in parts:
+        head, _, rest = part.partition("\n")
+        out.append(f"[b]{head}[/b]" + (f"\n{rest}" if rest else ""))
+    return "\n\n".join(out)
 
 
 def _hm(at: datetime) -> str:
