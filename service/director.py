@@ -146,9 +146,9 @@ def _when(text: str, now: datetime) -> datetime:
 
 
 async def _open(service: Service, t: Table, qq: str, rest: str, friends: Friends) -> str:
-    if rest:
-        t.row.planned_close = _when(rest, service.now())
-        await t.row.save()
+    # a closing time belongs to one day: without a new one, limits wait for the actual 关门
+    t.row.planned_close = _when(rest, service.now()) if rest else None
+    await t.row.save()
     reply = await _submit(service, t, qq, OpenDay())
     if rest:
         reply += f" 本日关门时间：{clock(t.row.planned_close)}"

@@ -85,21 +85,18 @@ class Service:
                     raise RuntimeError(f"game {row.id}: stored command {cmd.seq} no longer applies: {outcome.error}")
         return Table(row=row, seats=list(seats), game=game)
 
-    async def running_games(self) -> list[GameRow]:
-        return await GameRow.filter(status="running").order_by("id")
-
     # --- the one way a game changes ------------------------------------------------------------------
     async def submit(self, t: Table, cmd: Command, source: str, reply: Address | None = None, seen: str | None = None) -> Outcome:
         """Apply a command; store it with its messages and time limits; then deliver."""
         async with t.lock:
             if t.game is None:
                 raise ServiceError("游戏还没有开始")
-            if isinstance(cmd, CloseDay):
-                t.row.closed_at = self.now()
             if seen and await SeenMessage.exists(key=seen):
                 return Outcome(ok=False, error="重复的消息，已忽略")
             before = t.game.state.phase
             outcome = t.game.apply(cmd)
+            if outcome.ok and isinstance(cmd, CloseDay):
+                t.row.closed_at = self.now()  # night limits count from this moment
             try:
                 async with in_transaction():
                     if seen:
@@ -220,6 +217,13 @@ class Service:
     async def _fill_close_anchors(self, t: Table) -> None:
         """关门 happened: limits counted from it, started during the day, now get their time."""
         for row in await DeadlineRow.filter(game_id=t.row.id, done=False, anchor="close", due_at=None):
+            if row.minutes < 0:
+                # "关门前1小时公示…": with no closing time announced, that moment was never known
+                row.done = True
+                await row.save()
+                for to in await self.addresses(t, "director"):
+                    await self.queue(to, f"未设定关门时间，<{row.what}>未能按时进行，请导演处理", t.row.id)
+                continue
             row.due_at = t.row.closed_at + self._minutes(row.minutes)
             await row.save()
             self._schedule(row)
