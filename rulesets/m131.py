@@ -60,44 +60,37 @@ def recognise(g: Game, actor: Player, target) -> None:
 
 
 # --- night: the pack ---------------------------------------------------------------------------------
+def _pack_choice(g: Game, actor: Player, skill: str, target) -> Player | None:
+    """The team's choice for `skill` tonight: its first one stands; no target is the team's pass."""
+    _pack_member(g, actor, skill)
+    if skill != "杀人" and g.state.carry.get("extra_tonight") != skill:
+        raise Rejected(f"狼群今晚没有<{skill}>")
+    _once_tonight(g, skill)
+    if target is None:
+        _pack_passes(g, actor, skill)
+        return None
+    t = g.living_target(target, skill)
+    g.night.actions[skill] = (actor.name, t.name)
+    g.mark_done(PACK, skill)
+    return t
+
+
 def kill(g: Game, actor: Player, target) -> None:
     # 杀人: "游戏日夜晚，该阵营共群的角色可以共同指杀一名角色。"
-    _pack_member(g, actor, "杀人")
-    _once_tonight(g, "杀人")
-    if target is None:
-        return _pack_passes(g, actor, "杀人")
-    t = g.living_target(target, "杀人")
-    g.night.actions["杀人"] = (actor.name, t.name)
-    g.mark_done(PACK, "杀人")
-    g.tell(f"team:{PACK}", f"{actor.name} 提交了今晚的指杀：{g.label(t)}。已确认，不能更改。")
+    if t := _pack_choice(g, actor, "杀人", target):
+        g.tell(f"team:{PACK}", f"{actor.name} 提交了今晚的指杀：{g.label(t)}。已确认，不能更改。")
 
 
 def extra_kill(g: Game, actor: Player, target) -> None:
     # 假痴不癫 (first case): "仅限下一个夜晚，狼人获得一个附加刀"
-    _pack_member(g, actor, "附加刀")
-    if g.state.carry.get("extra_tonight") != "附加刀":
-        raise Rejected("狼群今晚没有附加刀")
-    _once_tonight(g, "附加刀")
-    if target is None:
-        return _pack_passes(g, actor, "附加刀")
-    t = g.living_target(target, "附加刀")
-    g.night.actions["附加刀"] = (actor.name, t.name)
-    g.mark_done(PACK, "附加刀")
-    g.tell(f"team:{PACK}", f"{actor.name} 提交了今晚的附加刀：{g.label(t)}。已确认，不能更改。")
+    if t := _pack_choice(g, actor, "附加刀", target):
+        g.tell(f"team:{PACK}", f"{actor.name} 提交了今晚的附加刀：{g.label(t)}。已确认，不能更改。")
 
 
 def inspect(g: Game, actor: Player, target) -> None:
     # 假痴不癫 (second case): "仅限下一个夜晚，狼人可以查验一名角色的具体身份。"
-    _pack_member(g, actor, "查验")
-    if g.state.carry.get("extra_tonight") != "查验":
-        raise Rejected("狼群今晚不能查验")
-    _once_tonight(g, "查验")
-    if target is None:
-        return _pack_passes(g, actor, "查验")
-    t = g.living_target(target, "查验")
-    g.night.actions["查验"] = (actor.name, t.name)
-    g.mark_done(PACK, "查验")
-    g.give_feedback(actor, "查验", t.name, t.role, f"查验结果：{g.label(t)} 的身份是【{t.role}】", audience=f"team:{PACK}")
+    if t := _pack_choice(g, actor, "查验", target):
+        g.give_feedback(actor, "查验", t.name, t.role, f"查验结果：{g.label(t)} 的身份是【{t.role}】", audience=f"team:{PACK}")
 
 
 # --- night: the village ------------------------------------------------------------------------------
