@@ -212,6 +212,7 @@ def hand_over(g: Game, actor: Player, target) -> None:
     g.settle(pending)
     if target is None:
         g.tell("public", f"{g.label(actor)} 撕毁了警徽，本局不再有警长")
+        g.tell(f"player:{actor.name}", "已收到：撕毁警徽。")
         return
     t = g.find(target)
     if not t.alive:
@@ -219,6 +220,7 @@ def hand_over(g: Game, actor: Player, target) -> None:
         raise Rejected(f"{t.name} 已出局，不能继任警长")
     g.state.sheriff = t.name
     g.tell("public", f"{g.label(actor)} 将警徽移交给 {g.label(t)}")
+    g.tell(f"player:{actor.name}", f"已收到：警徽移交给 {g.label(t)}。")
     g.tell(f"player:{t.name}", "你继任了警长。")
 
 

@@ -26,6 +26,8 @@ YAO_SUCK = "老妖吸精"
 GHOST_SUCKS = ("吸精", "冲锋", "额外吸精")
 # the night slots whose choice 通灵 senses
 SUCK_SLOTS = ("黑山老妖", "吸精", "冲锋", "额外吸精")
+# the cause a standing 吸精 gives its death: 冲锋 is the 姥姥's own ("可以吸食一名角色")
+CAUSE = {YAO_SUCK: "吸精", "吸精": "吸精", "冲锋": "冲锋", "额外吸精": "吸精"}
 
 
 def _need(actor: Player, *roles: str) -> None:
@@ -63,10 +65,15 @@ def _yao_options(p: Player, night: int) -> list[str]:
     return [skill for skill in ("吸精", "妖隐") if _pair(p.marks.get(f"{skill}夜", 0)) != _pair(night)]
 
 
-def _coven_member(g: Game, actor: Player, skill: str) -> None:
+def _coven_member(g: Game, actor: Player, refusal: str) -> None:
     # 吸精: "该阵营共群的女鬼可以共同吸食一名角色" — the group's skill, 宁采臣 included once he joins it.
     if actor.name not in g.state.teams[COVEN]:
-        raise Rejected(f"只有女鬼群成员可以发动<{skill}>")
+        raise Rejected(refusal)
+
+
+def _gunv_undecided(g: Game, actor: Player) -> None:
+    if g.decided(actor.name, "蛊女"):
+        raise Rejected("蛊女今晚已经用药、放弃或超过时限（夜晚十点），不能再用药")
 
 
 def _ghosts_may_suck(g: Game) -> None:
@@ -98,7 +105,7 @@ def suck(g: Game, actor: Player, target) -> None:
     if actor.role == "黑山老妖":
         return _yao_suck(g, actor, target)
     # 吸精: "游戏日夜晚，该阵营共群的女鬼可以共同吸食一名角色。"
-    _coven_member(g, actor, "吸精")
+    _coven_member(g, actor, "只有女鬼群成员（共同吸精）和黑山老妖可以发动<吸精>")
     _ghosts_may_suck(g)
     _open(g, COVEN, "吸精")
     if target is None:
@@ -237,7 +244,7 @@ def fury(g: Game, actor: Player, target) -> None:
 
 def extra_suck(g: Game, actor: Player, target) -> None:
     # 以爱之名: "累计3点痴情指数，女鬼阵营当晚可额外吸精一人。" — named 额外吸精 after these words.
-    _coven_member(g, actor, "额外吸精")
+    _coven_member(g, actor, "只有女鬼群成员可以发动<额外吸精>")
     if not g.state.carry.get("extra_tonight"):
         raise Rejected("女鬼阵营今晚没有额外吸精")
     _ghosts_may_suck(g)
@@ -259,7 +266,7 @@ def save(g: Game, actor: Player, target) -> None:
         raise Rejected("<救药>已经用过，蛊女失去了<救药>")
     if "毒药" in g.night.actions:
         raise Rejected("今晚已经使用<毒药>，不能再使用<救药>")
-    _open(g, actor.name, "蛊女")
+    _gunv_undecided(g, actor)
     if not g.feedback_given(actor.name, "通灵"):
         raise Rejected("还没有收到<通灵>反馈，请等待反馈后再决定是否使用<救药>")
     t = g.living_target(target, "救药")
@@ -277,7 +284,7 @@ def poison(g: Game, actor: Player, target) -> None:
         raise Rejected("<毒药>已经用过，蛊女失去了<毒药>")
     if "救药" in g.night.actions:
         raise Rejected("今晚已经使用<救药>，不能再使用<毒药>")
-    _open(g, actor.name, "蛊女")
+    _gunv_undecided(g, actor)
     t = g.living_target(target, "毒药")
     actor.used.add("毒药")
     g.night.actions["毒药"] = (actor.name, t.name)
@@ -293,9 +300,7 @@ def last_blade(g: Game, actor: Player, target) -> None:
         g.settle(pending)
         g.tell(f"player:{actor.name}", "已收到：放弃<最后一刀>。")
         return
-    t = g.living_target(target, "最后一刀")
-    if t.name == actor.name:
-        raise Rejected("<最后一刀>须选择一名其他角色")
+    t = g.living_target(target, "最后一刀")  # "其他角色": he is out himself by now
     g.settle(pending)
     g.kill(t, "最后一刀")
     # "投票结束后，因……刀客<最后一刀>而出局而角色……立即公示"
@@ -355,7 +360,7 @@ class R154(Ruleset):
             Skill("姥姥之怒", "night", fury, aliases=("怒",)),
             Skill("额外吸精", "night", extra_suck, aliases=("痴情", "额外"), team=True),
             Skill("执子之手", "night", search, aliases=("寻找", "找")),
-            Skill("妖隐", "night", hide, aliases=("隐",)),
+            Skill("妖隐", "night", hide, aliases=("隐",), takes_target=False),
             Skill("预言", "night", foresee, aliases=("查", "验")),
             Skill("救药", "night", save, aliases=("救",)),
             Skill("毒药", "night", poison, aliases=("毒",)),
@@ -372,9 +377,10 @@ class R154(Ruleset):
         return frozenset({"election", "exile"}) if day_no == 1 else frozenset({"exile"})
 
     def today_votes(self, g: Game) -> frozenset[str]:
-        # 警长：1人. A 宁采臣 who took the badge by 命中注定 in night 1 is the sheriff: no election follows.
+        # 警长：1人. A 宁采臣 who took the badge by 命中注定 in night 1 holds the one badge: no election follows,
+        # even when he went out the same night and the badge is passing on by <殉职>.
         held = self.day_votes(g.state.day_no)
-        return held - {"election"} if g.state.sheriff else held
+        return held - {"election"} if g.state.carry.get("badge_taken") else held
 
     def tie_rule(self, g: Game, kind: str) -> votes.TieRule:
         # 竞岗<强制>: "最先获得投票数最多的角色当选警长。"; exile: "平票则无人出局。"
@@ -405,9 +411,9 @@ class R154(Ruleset):
                 g.start_deadline(key, self._coven_alive(g), slot, "night")
             elif slot == "蛊女":
                 g.start_deadline(key, [who], slot, "蛊女")
-                has_save = "救药" not in s.player(who).used
-                g.tell(f"player:{who}", f"第{n}夜：" + ("女鬼和黑山老妖行动后你会收到<通灵>反馈，" if has_save else "")
-                       + "夜晚十点前决定：救药 座位号 / 毒药 座位号 / 放弃。")
+                left = [f"{k} 座位号" for k in ("救药", "毒药") if k not in s.player(who).used]
+                g.tell(f"player:{who}", f"第{n}夜：" + ("女鬼和黑山老妖行动后你会收到<通灵>反馈，" if "救药 座位号" in left else "")
+                       + "夜晚十点前决定：" + " / ".join(left + ["放弃"]) + "。")
             else:
                 g.start_deadline(key, [who], slot, "night")
                 text = asks.get(slot) or "你今晚可以" + "或".join(
@@ -495,7 +501,7 @@ class R154(Ruleset):
             # 针灸 "使对其当晚的所有<吸精>无效"; 救药 "该角色当晚不会因被吸精而出局" ("<救药><针灸>同时发生在一人身上时，
             # 救治仍然有效"); 妖隐 "被有效吸精时不会出局".
             if target not in (needled, saved, hidden):
-                out.append((target, "吸精"))
+                out.append((target, CAUSE[slot]))
         if "毒药" in a:
             out.append((a["毒药"][1], "毒药"))
         return out
@@ -512,8 +518,9 @@ class R154(Ruleset):
         if g.phase == "over":
             return
         heir = s.carry.pop("heir", None)
-        if heir and s.sheriff == heir:
-            # 命中注定: "道士因此出局后，强制公示接任警长。"
+        if heir:
+            # 命中注定: "道士因此出局后，强制公示接任警长。" — posted even when he went out later that night
+            # and the badge is passing on.
             g.tell("public", f"{g.label(s.player(heir))} 接任警长")
         for skill, name in s.carry.pop("ask_at_dawn", []):
             self._ask(g, skill, s.player(name))
@@ -577,6 +584,7 @@ class R154(Ruleset):
             del s.carry["badge_of"]
         s.sheriff = ning.name
         s.carry["heir"] = ning.name
+        s.carry["badge_taken"] = True
         g.tell(f"player:{ning.name}", "你接任了警长（天亮时公示）。")
         g.tell("director", f"{g.label(ning)}（宁采臣）强制接任警长")
 
@@ -586,7 +594,7 @@ class R154(Ruleset):
         # ("与小倩一刀两断") nor three nights ("被吸精小倩不再殉情"). Once they share the group any going out does
         # ("但小倩采臣共群后会触发<殉情>" — even a red card).
         fate = _fate(ning)
-        by_ghosts = cause == "吸精" and g.phase == "night" and any(
+        by_ghosts = cause in ("吸精", "冲锋") and g.phase == "night" and any(
             slot in GHOST_SUCKS and target == ning.name for slot, target in self._sucks(g))
         qian = next(iter(g.state.with_role("小倩")), None)
         if qian and qian.alive and (fate == FOUND or (fate is None and by_ghosts)):

@@ -4,7 +4,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from tortoise import Tortoise
-from tortoise.migrations.api.migrate import migrate
+from tortoise.connection import get_connection
+from tortoise.migrations.executor import MigrationExecutor
 
 DEFAULT_URL = "sqlite://data/banshabot.sqlite3"
 
@@ -32,7 +33,9 @@ async def open_database(url: str) -> None:
     config = tortoise_config(url)
     # handlers run in NoneBot's tasks, not the one that opened the database: share it globally
     await Tortoise.init(config=config, _enable_global_fallback=True)
-    await migrate(config=config)
+    # tortoise's own migrate() initialises again, which would drop that global fallback (and an
+    # in-memory database): run the migrations on the connection just opened instead
+    await MigrationExecutor(get_connection("default"), config["apps"]).migrate()
 
 
 async def close_database() -> None:

@@ -19,9 +19,10 @@ from engine.commands import from_dict, to_dict
 from engine.events import Announcement, DeadlineEnd, DeadlineStart, Feedback, GameOver, Notice, Outcome, TeamChange
 from rulesets import get as get_ruleset
 
-from .config import Config
 from . import groups
+from .config import Config
 from .models import CommandRow, DeadlineRow, GameRow, OutboxRow, SeatRow, SeenMessage, TeamRow
+from .texts import CHINA, brief, clock
 
 Address = tuple[str, str]  # ("private", qq) | ("group", group id)
 
@@ -116,6 +117,9 @@ class Service:
             await self.submit(t, ResolveNight(), source="auto")
         return outcome
 
+    async def already_seen(self, key: str) -> bool:
+        return await SeenMessage.exists(key=key)
+
     async def seen_before(self, key: str) -> bool:
         """For messages that change no game: remember them so a repeat is ignored."""
         try:
@@ -195,6 +199,10 @@ class Service:
         if anchor == "close":
             base = t.row.closed_at if t.game.phase == "night" else t.row.planned_close
             return base + self._minutes(minutes) if base else None
+        if anchor == "clock":  # a time of day in the forum's time zone ("夜晚十点前"): its next occurrence
+            local = self.now().astimezone(CHINA)
+            at = local.replace(hour=minutes // 60, minute=minutes % 60, second=0, microsecond=0)
+            return at if at > local else at + timedelta(days=1)
         return None  # "open": the engine ends it itself at the next 开门
 
     async def _start_deadline(self, t: Table, event: DeadlineStart) -> None:
@@ -206,7 +214,7 @@ class Service:
             if event.who:
                 names = "、".join(event.who)
                 for to in await self.addresses(t, "director"):
-                    await self.queue(to, f"时限开始：{names}<{event.what}>，截止 {_hm(due)}", t.row.id)
+                    await self.queue(to, f"时限开始：{names}<{event.what}>，截止 {clock(due)}", t.row.id)
 
     async def _end_deadline(self, t: Table, key: str) -> None:
         for row in await DeadlineRow.filter(game_id=t.row.id, key=key, done=False):
@@ -270,7 +278,7 @@ class Service:
         row.reminded = [*row.reminded, before]
         await row.save()
         for name in row.who:
-            await self.queue(("private", t.seat_of(name).qq), f"提醒：<{row.what}>还有{before}分钟截止（{_hm(row.due_at)}）。", t.row.id)
+            await self.queue(("private", t.seat_of(name).qq), f"提醒：<{row.what}>还有{before}分钟截止（{clock(row.due_at)}）。", t.row.id)
         await self.delivered()
 
     async def open_deadlines(self, t: Table) -> list[DeadlineRow]:
@@ -338,8 +346,6 @@ class Service:
             await seat.save()
 
     async def start(self, t: Table) -> None:
-        from .texts import brief
-
         rules = get_ruleset(t.row.ruleset)
         if t.row.status != "roster":
             raise ServiceError("游戏已经开始")
@@ -365,7 +371,3 @@ def discuz_post(parts: list[str]) -> str:
     return "\n\n".join(out)
 
 
-def _hm(at: datetime) -> str:
-    from .texts import clock
-
-    return clock(at)

@@ -16,6 +16,8 @@ private_chat = on_message(rule=lambda event: isinstance(event, PrivateMessageEve
 async def _(bot: Bot, event: PrivateMessageEvent) -> None:
     qq, text = event.get_user_id(), event.get_plaintext()
     key = f"{bot.self_id}:{event.message_id}"
+    if await service.already_seen(key):  # OneBot delivered the same message again
+        return
     if await directing.is_director(service, qq):
         if text.strip() == "版本":
             reply = f"banshabot {VERSION}"

@@ -33,7 +33,10 @@ class AsyncScheduler(Scheduler):
     """Time limits as APScheduler date jobs; one whose time passed while we were down runs at once."""
 
     def at(self, job_id, when, job) -> None:
-        scheduler.add_job(job, "date", run_date=when, id=job_id, replace_existing=True, misfire_grace_time=None)
+        async def run() -> None:  # APScheduler awaits only coroutine functions, not what a lambda returns
+            await job()
+
+        scheduler.add_job(run, "date", run_date=when, id=job_id, replace_existing=True, misfire_grace_time=None)
 
     def cancel(self, job_id) -> None:
         try:
