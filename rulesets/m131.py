@@ -7,29 +7,16 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from engine import skills
 from engine.errors import Rejected
 from engine.game import Game
 from engine.ruleset import Role, Ruleset, Skill, TimeLimit
+from engine.skills import living_with_role, need_role, once_tonight
 from engine.state import Pending, Player
 
 WOLVES, VILLAGE = "狼人阵营", "村民阵营"
 PACK = "狼群"
 SPECIALS = ("预言家", "女巫", "乌鸦", "锈盾守卫")
-
-
-def _need(actor: Player, *roles: str) -> None:
-    if actor.role not in roles:
-        raise Rejected(f"{actor.name} 的身份没有这个技能")
-
-
-def _once_tonight(g: Game, skill: str, actor: str | None = None, slot: str | None = None) -> None:
-    """Every night action is final once sent, and gone once passed or timed out."""
-    who = PACK if actor is None else actor
-    done = g.night.actions.get(skill)
-    if done:
-        raise Rejected(f"{who}今晚已经发动过<{skill}>（目标 {done[1]}），不能更改")
-    if g.decided(who, slot or skill):
-        raise Rejected(f"{who}今晚已经放弃<{slot or skill}>或已超过时限")
 
 
 def _pack_member(g: Game, actor: Player, skill: str) -> None:
@@ -47,7 +34,7 @@ def _pack_passes(g: Game, actor: Player, skill: str) -> None:
 # --- start -----------------------------------------------------------------------------------------
 def recognise(g: Game, actor: Player, target) -> None:
     # 认亲<强制><限定>: "游戏开始时，混血儿必须选择一名角色进行支持。此技能发动后，混血儿成为与该角色相同的阵营。"
-    _need(actor, "混血儿")
+    need_role(actor, "混血儿")
     if "认亲" in actor.used:
         raise Rejected("<认亲>是限定技，已经发动过")
     t = g.living_target(target, "认亲")
@@ -65,7 +52,7 @@ def _pack_choice(g: Game, actor: Player, skill: str, target) -> Player | None:
     _pack_member(g, actor, skill)
     if skill != "杀人" and g.state.carry.get("extra_tonight") != skill:
         raise Rejected(f"狼群今晚没有<{skill}>")
-    _once_tonight(g, skill)
+    once_tonight(g, skill, PACK)
     if target is None:
         _pack_passes(g, actor, skill)
         return None
@@ -96,45 +83,19 @@ def inspect(g: Game, actor: Player, target) -> None:
 # --- night: the village ------------------------------------------------------------------------------
 def save(g: Game, actor: Player, target) -> None:
     # 救药<限定>: "女巫可以选择一名其他角色，对其使用救药。该角色当晚不会因被指杀而出局。<救药>发动后，
-    # 在该夜晚不可发动技能<毒药>。" Note 5: "女巫全程不能自救。"
-    _need(actor, "女巫")
-    if "救药" in actor.used:
-        raise Rejected("<救药>是限定技，已经用过")
-    if "毒药" in g.night.actions:
-        raise Rejected("今晚已经使用<毒药>，不能再使用<救药>")
-    _once_tonight(g, "救药", actor.name, slot="女巫")
-    if not g.feedback_given(actor.name, "通灵"):
-        raise Rejected("还没有收到<通灵>反馈，请等待反馈后再决定是否使用<救药>")
-    t = g.living_target(target, "救药")
-    if t.name == actor.name:
-        raise Rejected("女巫全程不能自救：<救药>须选择一名其他角色")
-    actor.used.add("救药")
-    # "<救药>使用后，失去技能<通灵>。"
-    actor.lost.add("通灵")
-    g.night.actions["救药"] = (actor.name, t.name)
-    g.mark_done(actor.name, "女巫")
-    g.tell(f"player:{actor.name}", f"已收到：救药 {g.label(t)}。今晚不能再使用毒药。")
+    # 在该夜晚不可发动技能<毒药>。<救药>使用后，失去技能<通灵>。" Note 5: "女巫全程不能自救。"
+    skills.save(g, actor, target, role="女巫", slot="女巫", self_save_refusal="女巫全程不能自救：<救药>须选择一名其他角色")
 
 
 def poison(g: Game, actor: Player, target) -> None:
     # 毒药<限定>: "该角色在夜晚结束前出局。<毒药>发动后，在该夜晚不可发动技能<救药>。"
-    _need(actor, "女巫")
-    if "毒药" in actor.used:
-        raise Rejected("<毒药>是限定技，已经用过")
-    if "救药" in g.night.actions:
-        raise Rejected("今晚已经使用<救药>，不能再使用<毒药>")
-    _once_tonight(g, "毒药", actor.name, slot="女巫")
-    t = g.living_target(target, "毒药")
-    actor.used.add("毒药")
-    g.night.actions["毒药"] = (actor.name, t.name)
-    g.mark_done(actor.name, "女巫")
-    g.tell(f"player:{actor.name}", f"已收到：毒药 {g.label(t)}。")
+    skills.poison(g, actor, target, role="女巫", slot="女巫")
 
 
 def foresee(g: Game, actor: Player, target) -> None:
     # 预言: "若该角色属于村民阵营，反馈<村民阵营>；否则，反馈<非村民阵营>。查验混血儿时，始终反馈<村民阵营>。"
-    _need(actor, "预言家")
-    _once_tonight(g, "预言", actor.name)
+    need_role(actor, "预言家")
+    once_tonight(g, "预言", actor.name)
     t = g.living_target(target, "预言")
     g.night.actions["预言"] = (actor.name, t.name)
     g.mark_done(actor.name, "预言")
@@ -145,10 +106,10 @@ def foresee(g: Game, actor: Player, target) -> None:
 def slander(g: Game, actor: Player, target) -> None:
     # 诽谤: "乌鸦可以选择一名角色，不能连续两晚选择同一名角色。"
     # Nothing else tonight depends on the 诽谤, so the crow may change it until the night is settled.
-    _need(actor, "乌鸦")
+    need_role(actor, "乌鸦")
     changing = "诽谤" in g.night.actions
     if not changing:
-        _once_tonight(g, "诽谤", actor.name)
+        once_tonight(g, "诽谤", actor.name)
     t = g.living_target(target, "诽谤")
     last = g.state.carry.get("crow_last")
     if last and last[0] == g.night.number - 1 and last[1] == t.name:
@@ -161,14 +122,14 @@ def slander(g: Game, actor: Player, target) -> None:
 def last_guard(g: Game, actor: Player, target) -> None:
     # 最后的守护: "选择一名角色，反馈其是否在当晚受到伤害……然后锈盾守卫可以守护该角色"
     # The choice may change until its feedback is given; the answer is about the player chosen.
-    _need(actor, "锈盾守卫")
+    need_role(actor, "锈盾守卫")
     if "最后的守护" in actor.lost:
         raise Rejected("锈盾守卫已失去技能<最后的守护>")
     changing = "最后的守护" in g.night.actions
     if changing and g.feedback_given(actor.name, "最后的守护"):
         raise Rejected("已经收到<最后的守护>的反馈，不能再更改目标")
     if not changing:
-        _once_tonight(g, "最后的守护", actor.name)
+        once_tonight(g, "最后的守护", actor.name)
     t = g.living_target(target, "最后的守护")
     g.night.actions["最后的守护"] = (actor.name, t.name)
     g.mark_done(actor.name, "最后的守护")
@@ -177,7 +138,7 @@ def last_guard(g: Game, actor: Player, target) -> None:
 
 def protect(g: Game, actor: Player, target) -> None:
     # The second half of 最后的守护 ("然后锈盾守卫可以守护该角色"), named 守护 by SCENARIOS.md.
-    _need(actor, "锈盾守卫")
+    need_role(actor, "锈盾守卫")
     if "最后的守护" not in g.night.actions:
         raise Rejected("请先发动<最后的守护>选择一名角色")
     if not g.feedback_given(actor.name, "最后的守护"):
@@ -208,20 +169,7 @@ def explode(g: Game, actor: Player, target) -> None:
 
 def hand_over(g: Game, actor: Player, target) -> None:
     # 殉职: "警长并非因红牌罚下而出局后，可以选择一名未出局的角色来继任警长。" Note 3: "可以撕警徽。"
-    pending = g.pending_for(actor.name, "殉职")
-    g.settle(pending)
-    if target is None:
-        g.tell("public", f"{g.label(actor)} 撕毁了警徽，本局不再有警长")
-        g.tell(f"player:{actor.name}", "已收到：撕毁警徽。")
-        return
-    t = g.find(target)
-    if not t.alive:
-        g.state.pending.append(pending)
-        raise Rejected(f"{t.name} 已出局，不能继任警长")
-    g.state.sheriff = t.name
-    g.tell("public", f"{g.label(actor)} 将警徽移交给 {g.label(t)}")
-    g.tell(f"player:{actor.name}", f"已收到：警徽移交给 {g.label(t)}。")
-    g.tell(f"player:{t.name}", "你继任了警长。")
+    skills.hand_over(g, actor, target, may_tear=True)
 
 
 class M131(Ruleset):
@@ -289,9 +237,6 @@ class M131(Ruleset):
     def _pack_alive(self, g: Game) -> list[Player]:
         return [g.state.player(n) for n in g.state.teams[PACK] if g.state.player(n).alive]
 
-    def _one(self, g: Game, role: str) -> Player | None:
-        return next((p for p in g.state.with_role(role) if p.alive), None)
-
     def begin_night(self, g: Game) -> None:
         s = g.state
         # 假痴不癫: "仅限下一个夜晚"
@@ -314,7 +259,7 @@ class M131(Ruleset):
                 g.tell(f"player:{who}", f"第{g.night.number}夜：你可以发动<{slot}>，关门后1小时内有效；不发动请发送“放弃”。")
 
     def _witch_done(self, g: Game) -> bool:
-        w = self._one(g, "女巫")
+        w = living_with_role(g, "女巫")
         return w is None or g.decided(w.name, "女巫") or {"救药", "毒药"} <= w.used
 
     def _attacks_in(self, g: Game, with_extra: bool) -> bool:
@@ -328,14 +273,14 @@ class M131(Ruleset):
             for slot in ["杀人"] + ([s.carry["extra_tonight"]] if s.carry.get("extra_tonight") else []):
                 if slot not in n.actions and not g.decided(PACK, slot):
                     out.append((PACK, slot))
-        w = self._one(g, "女巫")
+        w = living_with_role(g, "女巫")
         if w and not self._witch_done(g):
             out.append((w.name, "女巫"))
         for role, slot in (("预言家", "预言"), ("乌鸦", "诽谤")):
-            p = self._one(g, role)
+            p = living_with_role(g, role)
             if p and not g.decided(p.name, slot):
                 out.append((p.name, slot))
-        guard = self._one(g, "锈盾守卫")
+        guard = living_with_role(g, "锈盾守卫")
         if guard and "最后的守护" not in guard.lost:
             if not g.decided(guard.name, "最后的守护"):
                 out.append((guard.name, "最后的守护"))
@@ -359,7 +304,7 @@ class M131(Ruleset):
         if g.night.resolved:
             return
         a = g.night.actions
-        w = self._one(g, "女巫")
+        w = living_with_role(g, "女巫")
         # 通灵<强制>: "游戏日夜晚，反馈被指杀的角色。" — the team's 指杀 only: the 附加刀 "不会被女巫<通灵>得知".
         if w and "通灵" not in w.lost and not g.feedback_given(w.name, "通灵") and self._attacks_in(g, with_extra=False):
             attacked = [a["杀人"][1]] if "杀人" in a else []
@@ -367,7 +312,7 @@ class M131(Ruleset):
             if not self._witch_done(g):
                 g.tell(f"player:{w.name}", "请在30分钟内决定：救药 座位号 / 毒药 座位号 / 放弃。")
                 g.start_deadline(g.night_key(w.name, "女巫"), [w.name], "女巫", "feedback")
-        guard = self._one(g, "锈盾守卫")
+        guard = living_with_role(g, "锈盾守卫")
         # The guard learns whether the target was harmed once every harm of the night is known: the
         # attacks and the witch's decision.
         if (guard and "最后的守护" in a and not g.feedback_given(guard.name, "最后的守护")

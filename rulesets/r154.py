@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from engine import votes
+from engine import skills, votes
 from engine.errors import Rejected
 from engine.game import ABSTAIN, Game
 from engine.ruleset import Role, Ruleset, Skill, TimeLimit
+from engine.skills import living_with_role, need_role, once_tonight
 from engine.state import Pending, Player
 
 GHOSTS, SCHOLARS, YAO = "女鬼阵营", "书生阵营", "黑山老妖阵营"
@@ -30,30 +31,12 @@ SUCK_SLOTS = ("黑山老妖", "吸精", "冲锋", "额外吸精")
 CAUSE = {YAO_SUCK: "吸精", "吸精": "吸精", "冲锋": "冲锋", "额外吸精": "吸精"}
 
 
-def _need(actor: Player, *roles: str) -> None:
-    if actor.role not in roles:
-        raise Rejected(f"{actor.name} 的身份没有这个技能")
-
-
-def _open(g: Game, who: str, slot: str) -> None:
-    """Every night action is final once sent, and gone once passed or timed out."""
-    done = g.night.actions.get(slot)
-    if done:
-        raise Rejected(f"{who}今晚已经发动过<{slot}>（目标 {done[1]}），不能更改")
-    if g.decided(who, slot):
-        raise Rejected(f"{who}今晚已经放弃<{slot}>或已超过时限")
-
-
 def _ning(g: Game) -> Player | None:
     return next(iter(g.state.with_role(NING)), None)
 
 
 def _fate(p: Player) -> str | None:
     return p.marks.get("命运")
-
-
-def _one(g: Game, role: str) -> Player | None:
-    return next((p for p in g.state.with_role(role) if p.alive), None)
 
 
 def _pair(night: int) -> int:
@@ -71,11 +54,6 @@ def _coven_member(g: Game, actor: Player, refusal: str) -> None:
         raise Rejected(refusal)
 
 
-def _gunv_undecided(g: Game, actor: Player) -> None:
-    if g.decided(actor.name, "蛊女"):
-        raise Rejected("蛊女今晚已经用药、放弃或超过时限（夜晚十点），不能再用药")
-
-
 def _ghosts_may_suck(g: Game) -> None:
     # "女鬼阵营优先判负后，女鬼阵营失去吸精技能。"
     if GHOSTS in g.state.lost:
@@ -91,8 +69,8 @@ def _coven_passes(g: Game, actor: Player, slot: str) -> None:
 # --- night: (1) 江湖郎中 ----------------------------------------------------------------------------
 def needle(g: Game, actor: Player, target) -> None:
     # 针灸: "游戏日夜晚，江湖郎中可以针灸一名角色，使对其当晚的所有<吸精>无效。"
-    _need(actor, "江湖郎中")
-    _open(g, actor.name, "针灸")
+    need_role(actor, "江湖郎中")
+    once_tonight(g, "针灸", actor.name)
     t = g.living_target(target, "针灸")
     g.night.actions["针灸"] = (actor.name, t.name)
     g.mark_done(actor.name, "针灸")
@@ -107,7 +85,7 @@ def suck(g: Game, actor: Player, target) -> None:
     # 吸精: "游戏日夜晚，该阵营共群的女鬼可以共同吸食一名角色。"
     _coven_member(g, actor, "只有女鬼群成员（共同吸精）和黑山老妖可以发动<吸精>")
     _ghosts_may_suck(g)
-    _open(g, COVEN, "吸精")
+    once_tonight(g, "吸精", COVEN)
     if target is None:
         return _coven_passes(g, actor, "吸精")
     t = g.living_target(target, "吸精")
@@ -138,7 +116,7 @@ def _yao_suck(g: Game, actor: Player, target) -> None:
 def hide(g: Game, actor: Player, target) -> None:
     # 妖隐: "游戏日每两晚（1-2晚、3-4晚，以此类推）选择一晚，可以发动妖隐。<妖隐>发动的夜晚，黑山老妖被有效吸精时
     # 不会出局；当道士查验老妖时，反馈为<书生阵营>。"
-    _need(actor, "黑山老妖")
+    need_role(actor, "黑山老妖")
     _yao_decides(g, actor, "妖隐")
     actor.marks["妖隐夜"] = g.night.number
     g.night.actions["妖隐"] = (actor.name, None)
@@ -149,13 +127,13 @@ def hide(g: Game, actor: Player, target) -> None:
 # --- night: (3) 小倩 ------------------------------------------------------------------------------------
 def search(g: Game, actor: Player, target) -> None:
     # 执子之手: "前三个游戏日夜晚，小倩会优先其阵营在存活名单中寻找宁采臣。搜寻成功，则宁采臣加入女鬼阵营，入群。"
-    _need(actor, "小倩")
+    need_role(actor, "小倩")
     if g.night.number > 3:
         raise Rejected("<执子之手>只能在前三个夜晚发动")
     ning = _ning(g)
     if ning and _fate(ning) == FOUND:
         raise Rejected("你已经找到了宁采臣，不需要再发动<执子之手>")
-    _open(g, actor.name, "执子之手")
+    once_tonight(g, "执子之手", actor.name)
     t = g.living_target(target, "执子之手")
     # 命中注定: after 天命 "与小倩一刀两断"; after three nights "转化普通赶考书生": no longer to be found.
     found = t.role == NING and _fate(t) is None
@@ -184,8 +162,8 @@ def foresee(g: Game, actor: Player, target) -> None:
     # 预言: "除妖道士可以选择一名角色查验其阵营。" The result waits for 黑山老妖 (2) and 小倩 (3): both act
     # before him and both can change it (妖隐, a 宁采臣 found). It waits even when his target is neither,
     # so the delay itself tells him nothing.
-    _need(actor, "除妖道士")
-    _open(g, actor.name, "预言")
+    need_role(actor, "除妖道士")
+    once_tonight(g, "预言", actor.name)
     t = g.living_target(target, "预言")
     g.night.actions["预言"] = (actor.name, t.name)
     g.mark_done(actor.name, "预言")
@@ -213,11 +191,11 @@ def _foresee_result(g: Game, taoist: Player) -> None:
 # --- night: (5) 女鬼阵营 ------------------------------------------------------------------------------
 def charge(g: Game, actor: Player, target) -> None:
     # 冲锋: "游戏日夜晚，可以吸食一名角色。当任意一名女鬼群内角色因除红牌罚下以外的原因出局后，姥姥失去<冲锋>。"
-    _need(actor, "树精姥姥")
+    need_role(actor, "树精姥姥")
     if "冲锋" in actor.lost:
         raise Rejected("树精姥姥已经失去<冲锋>：女鬼群内已有角色出局")
     _ghosts_may_suck(g)
-    _open(g, actor.name, "冲锋")
+    once_tonight(g, "冲锋", actor.name)
     t = g.living_target(target, "冲锋")
     g.night.actions["冲锋"] = (actor.name, t.name)
     g.mark_done(actor.name, "冲锋")
@@ -228,7 +206,7 @@ def fury(g: Game, actor: Player, target) -> None:
     # 姥姥之怒【限定技】: "在该阵营吸食角色时，可以附加姥姥之怒。被附加此技能死去的角色立即出局，蛊女和郎中技能皆对其
     # 束手无策。此技能每局游戏仅限使用一次。" It is sent as the group's 吸精 itself ("姥姥之怒 座位号"), so the
     # group's step is whole the moment it is in and 通灵 never waits on a fury that may or may not come.
-    _need(actor, "树精姥姥")
+    need_role(actor, "树精姥姥")
     if "姥姥之怒" in actor.used:
         raise Rejected("<姥姥之怒>每局游戏仅限使用一次，已经用过")
     _ghosts_may_suck(g)
@@ -248,7 +226,7 @@ def extra_suck(g: Game, actor: Player, target) -> None:
     if not g.state.carry.get("extra_tonight"):
         raise Rejected("女鬼阵营今晚没有额外吸精")
     _ghosts_may_suck(g)
-    _open(g, COVEN, "额外吸精")
+    once_tonight(g, "额外吸精", COVEN)
     if target is None:
         return _coven_passes(g, actor, "额外吸精")
     t = g.living_target(target, "额外吸精")
@@ -261,35 +239,12 @@ def extra_suck(g: Game, actor: Player, target) -> None:
 def save(g: Game, actor: Player, target) -> None:
     # 救药: "蛊女可以选择一名角色，对其使用救药。该角色当晚不会因被吸精而出局。<救药>发动后，在该夜晚不可发动技能
     # <毒药>。<救药>使用后，蛊女失去技能<救药>。蛊女失去<救药>技能后，失去技能<通灵>。" — "一名角色": herself too.
-    _need(actor, "苗疆蛊女")
-    if "救药" in actor.used:
-        raise Rejected("<救药>已经用过，蛊女失去了<救药>")
-    if "毒药" in g.night.actions:
-        raise Rejected("今晚已经使用<毒药>，不能再使用<救药>")
-    _gunv_undecided(g, actor)
-    if not g.feedback_given(actor.name, "通灵"):
-        raise Rejected("还没有收到<通灵>反馈，请等待反馈后再决定是否使用<救药>")
-    t = g.living_target(target, "救药")
-    actor.used.add("救药")
-    actor.lost.add("通灵")
-    g.night.actions["救药"] = (actor.name, t.name)
-    g.mark_done(actor.name, "蛊女")
-    g.tell(f"player:{actor.name}", f"已收到：救药 {g.label(t)}。今晚不能再使用毒药。")
+    skills.save(g, actor, target, role="苗疆蛊女", slot="蛊女", self_save_refusal=None)
 
 
 def poison(g: Game, actor: Player, target) -> None:
     # 毒药: "该角色在夜晚结束前出局。<毒药>发动后，蛊女失去技能<毒药>，且在该夜晚不可发动技能<救药>。"
-    _need(actor, "苗疆蛊女")
-    if "毒药" in actor.used:
-        raise Rejected("<毒药>已经用过，蛊女失去了<毒药>")
-    if "救药" in g.night.actions:
-        raise Rejected("今晚已经使用<救药>，不能再使用<毒药>")
-    _gunv_undecided(g, actor)
-    t = g.living_target(target, "毒药")
-    actor.used.add("毒药")
-    g.night.actions["毒药"] = (actor.name, t.name)
-    g.mark_done(actor.name, "蛊女")
-    g.tell(f"player:{actor.name}", f"已收到：毒药 {g.label(t)}。")
+    skills.poison(g, actor, target, role="苗疆蛊女", slot="蛊女")
 
 
 # --- decisions --------------------------------------------------------------------------------------
@@ -309,14 +264,7 @@ def last_blade(g: Game, actor: Player, target) -> None:
 
 def hand_over(g: Game, actor: Player, target) -> None:
     # 殉职<强制>: "警长并非因红牌罚下而出局后，须选择一名未出局的角色来继任警长。" — no tearing the badge here.
-    pending = g.pending_for(actor.name, "殉职")
-    if target is None:
-        raise Rejected("<殉职>是强制技，不能撕警徽：请发送“殉职 座位号”选择一名未出局的角色继任警长")
-    t = g.living_target(target, "殉职")
-    g.settle(pending)
-    g.state.sheriff = t.name
-    g.tell("public", f"{g.label(actor)} 将警徽移交给 {g.label(t)}")
-    g.tell(f"player:{t.name}", "你继任了警长。")
+    skills.hand_over(g, actor, target, may_tear=False)
 
 
 class R154(Ruleset):
@@ -435,19 +383,19 @@ class R154(Ruleset):
             if p and holds and not g.decided(p.name, slot):
                 out.append((p.name, slot))
 
-        ask(_one(g, "江湖郎中"), "针灸")
-        yao = _one(g, "黑山老妖")
+        ask(living_with_role(g, "江湖郎中"), "针灸")
+        yao = living_with_role(g, "黑山老妖")
         ask(yao, "黑山老妖", bool(yao and _yao_options(yao, n)))
         ning = _ning(g)
-        ask(_one(g, "小倩"), "执子之手", n <= 3 and not (ning and _fate(ning) == FOUND))
-        ask(_one(g, "除妖道士"), "预言")
+        ask(living_with_role(g, "小倩"), "执子之手", n <= 3 and not (ning and _fate(ning) == FOUND))
+        ask(living_with_role(g, "除妖道士"), "预言")
         if GHOSTS not in s.lost:
             for slot in ("吸精", "额外吸精") if s.carry.get("extra_tonight") else ("吸精",):
                 if self._coven_alive(g) and not g.decided(COVEN, slot):
                     out.append((COVEN, slot))
-            lao = _one(g, "树精姥姥")
+            lao = living_with_role(g, "树精姥姥")
             ask(lao, "冲锋", bool(lao and "冲锋" not in lao.lost))
-        gu = _one(g, "苗疆蛊女")
+        gu = living_with_role(g, "苗疆蛊女")
         ask(gu, "蛊女", bool(gu and not {"救药", "毒药"} <= gu.used))
         return out
 
@@ -461,11 +409,11 @@ class R154(Ruleset):
         if g.night.resolved:
             return
         waiting = {slot for _, slot in self.awaiting(g)}
-        taoist = _one(g, "除妖道士")
+        taoist = living_with_role(g, "除妖道士")
         if taoist and "预言" in g.night.actions and not g.feedback_given(taoist.name, "预言") \
                 and not waiting & {"黑山老妖", "执子之手"}:
             _foresee_result(g, taoist)
-        gu = _one(g, "苗疆蛊女")
+        gu = living_with_role(g, "苗疆蛊女")
         # 通灵【强制技】: "游戏日夜晚，感知被吸精的角色。" — once every 吸精 of the night is in, 黑山老妖's included.
         if gu and "通灵" not in gu.lost and not g.feedback_given(gu.name, "通灵") and not waiting & set(SUCK_SLOTS):
             seat = {p.name: p.seat for p in g.state.players}

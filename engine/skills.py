@@ -1,0 +1,88 @@
+"""Skill mechanics more than one rule post shares, written once and parameterised by each ruleset.
+
+Each ruleset's own skill function quotes its post and calls these with the post's parameters
+(whether the witch may save herself, whether the badge may be torn...).
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .errors import Rejected
+
+if TYPE_CHECKING:
+    from .game import Game
+    from .state import Player
+
+
+def need_role(actor: "Player", *roles: str) -> None:
+    if actor.role not in roles:
+        raise Rejected(f"{actor.name} 的身份没有这个技能")
+
+
+def living_with_role(g: "Game", role: str) -> "Player | None":
+    return next((p for p in g.state.with_role(role) if p.alive), None)
+
+
+def once_tonight(g: "Game", skill: str, who: str, slot: str | None = None) -> None:
+    """A night action is final once sent, and gone once its slot was passed or timed out."""
+    done = g.night.actions.get(skill)
+    if done:
+        raise Rejected(f"{who}今晚已经发动过<{skill}>（目标 {done[1]}），不能更改")
+    if g.decided(who, slot or skill):
+        raise Rejected(f"{who}今晚已经放弃<{slot or skill}>或已超过时限")
+
+
+def save(g: "Game", actor: "Player", target, *, role: str, slot: str, self_save_refusal: str | None) -> None:
+    """救药: once a game, only after the 通灵 feedback, never with 毒药 the same night; it takes 通灵 away.
+
+    `self_save_refusal`: the refusal when the post forbids saving oneself (None: allowed).
+    """
+    need_role(actor, role)
+    if "救药" in actor.used:
+        raise Rejected("<救药>已经用过")
+    if "毒药" in g.night.actions:
+        raise Rejected("今晚已经使用<毒药>，不能再使用<救药>")
+    once_tonight(g, "救药", actor.name, slot)
+    if not g.feedback_given(actor.name, "通灵"):
+        raise Rejected("还没有收到<通灵>反馈，请等待反馈后再决定是否使用<救药>")
+    t = g.living_target(target, "救药")
+    if self_save_refusal and t.name == actor.name:
+        raise Rejected(self_save_refusal)
+    actor.used.add("救药")
+    actor.lost.add("通灵")
+    g.night.actions["救药"] = (actor.name, t.name)
+    g.mark_done(actor.name, slot)
+    g.tell(f"player:{actor.name}", f"已收到：救药 {g.label(t)}。今晚不能再使用毒药。")
+
+
+def poison(g: "Game", actor: "Player", target, *, role: str, slot: str) -> None:
+    """毒药: once a game, never with 救药 the same night; the target goes out before the night ends."""
+    need_role(actor, role)
+    if "毒药" in actor.used:
+        raise Rejected("<毒药>已经用过")
+    if "救药" in g.night.actions:
+        raise Rejected("今晚已经使用<救药>，不能再使用<毒药>")
+    once_tonight(g, "毒药", actor.name, slot)
+    t = g.living_target(target, "毒药")
+    actor.used.add("毒药")
+    g.night.actions["毒药"] = (actor.name, t.name)
+    g.mark_done(actor.name, slot)
+    g.tell(f"player:{actor.name}", f"已收到：毒药 {g.label(t)}。")
+
+
+def hand_over(g: "Game", actor: "Player", target, *, may_tear: bool) -> None:
+    """殉职: the sheriff who went out names a living successor (or, where the post allows, tears the badge)."""
+    pending = g.pending_for(actor.name, "殉职")
+    if target is None:
+        if not may_tear:
+            raise Rejected("<殉职>是强制技，不能撕警徽：请发送“殉职 座位号”选择一名未出局的角色继任警长")
+        g.settle(pending)
+        g.tell("public", f"{g.label(actor)} 撕毁了警徽，本局不再有警长")
+        g.tell(f"player:{actor.name}", "已收到：撕毁警徽。")
+        return
+    t = g.living_target(target, "殉职")
+    g.settle(pending)
+    g.state.sheriff = t.name
+    g.tell("public", f"{g.label(actor)} 将警徽移交给 {g.label(t)}")
+    g.tell(f"player:{actor.name}", f"已收到：警徽移交给 {g.label(t)}。")
+    g.tell(f"player:{t.name}", "你继任了警长。")
