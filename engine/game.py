@@ -262,6 +262,9 @@ class Game:
         skill = self.rules.skill(cmd.skill)
         if skill is None:
             raise Rejected(f"本局没有技能<{cmd.skill}>")
+        if skill.holders and actor.role not in skill.holders:
+            # before any question of timing: a player without the skill is told so, not "wait till night"
+            raise Rejected(f"{actor.name} 的身份没有<{skill.name}>")
         pending = self.pending_for(actor.name, skill.name)
         if skill.when == "decision":
             if pending is None:
@@ -291,8 +294,11 @@ class Game:
         if actor.name in self.state.carry.get("words_offered", []) and self.state.last_words[actor.name] is None:
             self.state.last_words[actor.name] = ""
             self.emit(DeadlineEnd(f"{LAST_WORDS}:{actor.name}"))
+        team = self.team_of(actor.name)
+        team_slots = [slot for who, slot in self.rules.awaiting(self) if who == team] if self.phase == "night" and not self.night.resolved else []
+        hint = "".join(f"<{slot}>是{team}的共同选择，全队放弃请发送“{slot} 空”。" for slot in team_slots)
+        self.tell(f"player:{actor.name}", "已收到：放弃。" + hint)
         self.tell("director", f"{self.label(actor)}：放弃")
-        self.tell(f"player:{actor.name}", "已收到：放弃。")
 
     def _last_words(self, actor: Player, text: Any) -> None:
         if actor.name not in self.state.carry.get("words_offered", []):

@@ -44,6 +44,8 @@ class Skill:
     run: Callable[["Game", "Player", object], None]
     aliases: tuple[str, ...] = ()
     team: bool = False  # sent for the whole team by any living member
+    # the identities that hold it; empty where the holder is decided otherwise (a team, a decision asked)
+    holders: tuple[str, ...] = ()
     takes_target: bool = True
 
 
@@ -56,6 +58,8 @@ class Ruleset:
     announce_order: str  # "seat" (电梯楼) | "death"
     limits: dict[str, TimeLimit]
     skills: dict[str, Skill]
+    # what to send for a night slot whose name is not a skill's (the witch's 女巫: either potion)
+    slot_help: dict[str, str] = {}
     # Red cards within one faction that make it lose by themselves (M131: "同一阵营的角色累计获得两张或以上
     # 红牌时，阵营判负"); None where only the director decides (FactionLoss).
     red_cards_to_lose: int | None = 2

@@ -14,11 +14,6 @@ if TYPE_CHECKING:
     from .state import Player
 
 
-def need_role(actor: "Player", *roles: str) -> None:
-    if actor.role not in roles:
-        raise Rejected(f"{actor.name} 的身份没有这个技能")
-
-
 def living_with_role(g: "Game", role: str) -> "Player | None":
     return next((p for p in g.state.with_role(role) if p.alive), None)
 
@@ -32,12 +27,11 @@ def once_tonight(g: "Game", skill: str, who: str, slot: str | None = None) -> No
         raise Rejected(f"{who}今晚已经放弃<{slot or skill}>或已超过时限")
 
 
-def save(g: "Game", actor: "Player", target, *, role: str, slot: str, self_save_refusal: str | None) -> None:
+def save(g: "Game", actor: "Player", target, *, slot: str, self_save_refusal: str | None) -> None:
     """救药: once a game, only after the 通灵 feedback, never with 毒药 the same night; it takes 通灵 away.
 
     `self_save_refusal`: the refusal when the post forbids saving oneself (None: allowed).
     """
-    need_role(actor, role)
     if "救药" in actor.used:
         raise Rejected("<救药>已经用过")
     if "毒药" in g.night.actions:
@@ -55,9 +49,8 @@ def save(g: "Game", actor: "Player", target, *, role: str, slot: str, self_save_
     g.tell(f"player:{actor.name}", f"已收到：救药 {g.label(t)}。今晚不能再使用毒药。")
 
 
-def poison(g: "Game", actor: "Player", target, *, role: str, slot: str) -> None:
+def poison(g: "Game", actor: "Player", target, *, slot: str) -> None:
     """毒药: once a game, never with 救药 the same night; the target goes out before the night ends."""
-    need_role(actor, role)
     if "毒药" in actor.used:
         raise Rejected("<毒药>已经用过")
     if "救药" in g.night.actions:

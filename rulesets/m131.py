@@ -11,7 +11,7 @@ from engine import skills
 from engine.errors import Rejected
 from engine.game import Game
 from engine.ruleset import Role, Ruleset, Skill, TimeLimit
-from engine.skills import living_with_role, need_role, once_tonight
+from engine.skills import living_with_role, once_tonight
 from engine.state import Pending, Player
 
 WOLVES, VILLAGE = "狼人阵营", "村民阵营"
@@ -34,7 +34,6 @@ def _pack_passes(g: Game, actor: Player, skill: str) -> None:
 # --- start -----------------------------------------------------------------------------------------
 def recognise(g: Game, actor: Player, target) -> None:
     # 认亲<强制><限定>: "游戏开始时，混血儿必须选择一名角色进行支持。此技能发动后，混血儿成为与该角色相同的阵营。"
-    need_role(actor, "混血儿")
     if "认亲" in actor.used:
         raise Rejected("<认亲>是限定技，已经发动过")
     t = g.living_target(target, "认亲")
@@ -84,17 +83,16 @@ def inspect(g: Game, actor: Player, target) -> None:
 def save(g: Game, actor: Player, target) -> None:
     # 救药<限定>: "女巫可以选择一名其他角色，对其使用救药。该角色当晚不会因被指杀而出局。<救药>发动后，
     # 在该夜晚不可发动技能<毒药>。<救药>使用后，失去技能<通灵>。" Note 5: "女巫全程不能自救。"
-    skills.save(g, actor, target, role="女巫", slot="女巫", self_save_refusal="女巫全程不能自救：<救药>须选择一名其他角色")
+    skills.save(g, actor, target, slot="女巫", self_save_refusal="女巫全程不能自救：<救药>须选择一名其他角色")
 
 
 def poison(g: Game, actor: Player, target) -> None:
     # 毒药<限定>: "该角色在夜晚结束前出局。<毒药>发动后，在该夜晚不可发动技能<救药>。"
-    skills.poison(g, actor, target, role="女巫", slot="女巫")
+    skills.poison(g, actor, target, slot="女巫")
 
 
 def foresee(g: Game, actor: Player, target) -> None:
     # 预言: "若该角色属于村民阵营，反馈<村民阵营>；否则，反馈<非村民阵营>。查验混血儿时，始终反馈<村民阵营>。"
-    need_role(actor, "预言家")
     once_tonight(g, "预言", actor.name)
     t = g.living_target(target, "预言")
     g.night.actions["预言"] = (actor.name, t.name)
@@ -106,7 +104,6 @@ def foresee(g: Game, actor: Player, target) -> None:
 def slander(g: Game, actor: Player, target) -> None:
     # 诽谤: "乌鸦可以选择一名角色，不能连续两晚选择同一名角色。"
     # Nothing else tonight depends on the 诽谤, so the crow may change it until the night is settled.
-    need_role(actor, "乌鸦")
     changing = "诽谤" in g.night.actions
     if not changing:
         once_tonight(g, "诽谤", actor.name)
@@ -122,7 +119,6 @@ def slander(g: Game, actor: Player, target) -> None:
 def last_guard(g: Game, actor: Player, target) -> None:
     # 最后的守护: "选择一名角色，反馈其是否在当晚受到伤害……然后锈盾守卫可以守护该角色"
     # The choice may change until its feedback is given; the answer is about the player chosen.
-    need_role(actor, "锈盾守卫")
     if "最后的守护" in actor.lost:
         raise Rejected("锈盾守卫已失去技能<最后的守护>")
     changing = "最后的守护" in g.night.actions
@@ -138,7 +134,6 @@ def last_guard(g: Game, actor: Player, target) -> None:
 
 def protect(g: Game, actor: Player, target) -> None:
     # The second half of 最后的守护 ("然后锈盾守卫可以守护该角色"), named 守护 by SCENARIOS.md.
-    need_role(actor, "锈盾守卫")
     if "最后的守护" not in g.night.actions:
         raise Rejected("请先发动<最后的守护>选择一名角色")
     if not g.feedback_given(actor.name, "最后的守护"):
@@ -154,8 +149,6 @@ def protect(g: Game, actor: Player, target) -> None:
 def explode(g: Game, actor: Player, target) -> None:
     # 自爆: "除竞选日外的游戏日白天，发动者出局，然后当天不再进行投票，已发表的投票无效。该技能的发动将会公示。"
     # Note 4: "自爆不会立刻天黑。不能在警上自爆。"
-    if actor.role not in ("狼人", "感染白痴"):
-        raise Rejected(f"{actor.name} 的身份没有<自爆>")
     day = g.state.day
     if "exile" not in day.votes:
         raise Rejected("竞选日不能自爆")
@@ -186,6 +179,7 @@ class M131(Ruleset):
         Role("锈盾守卫", VILLAGE, 1, summary="夜晚<最后的守护>：得知一名角色当晚是否受到伤害，然后可以守护他"),
         Role("混血儿", VILLAGE, 1, summary="游戏开始时必须<认亲>一名角色，成为与其相同的阵营；被查验始终为村民阵营"),
     )
+    slot_help = {"女巫": "救药 座位号 / 毒药 座位号 / 放弃"}
     first_phase = "night"  # Note 1: "先进行第一夜操作，再进行警长竞选。"
     sheriff_weight = Fraction(3, 2)  # Note 3: "警长投票记为1.5票"
     announce_order = "seat"  # "公示出局名单时按出局角色的电梯楼顺序排序。"
@@ -198,17 +192,17 @@ class M131(Ruleset):
     skills = {
         s.name: s
         for s in (
-            Skill("认亲", "start", recognise, aliases=("认",)),
+            Skill("认亲", "start", recognise, aliases=("认",), holders=("混血儿",)),
             Skill("杀人", "night", kill, aliases=("刀", "杀"), team=True),
             Skill("附加刀", "night", extra_kill, aliases=("附加",), team=True),
             Skill("查验", "night", inspect, team=True),
-            Skill("救药", "night", save, aliases=("救",)),
-            Skill("毒药", "night", poison, aliases=("毒",)),
-            Skill("预言", "night", foresee, aliases=("查", "验")),
-            Skill("诽谤", "night", slander, aliases=("诽",)),
-            Skill("最后的守护", "night", last_guard, aliases=("守护目标", "选")),
-            Skill("守护", "night", protect, aliases=("守",), takes_target=False),
-            Skill("自爆", "day", explode, aliases=("爆",), takes_target=False),
+            Skill("救药", "night", save, aliases=("救",), holders=("女巫",)),
+            Skill("毒药", "night", poison, aliases=("毒",), holders=("女巫",)),
+            Skill("预言", "night", foresee, aliases=("查", "验"), holders=("预言家",)),
+            Skill("诽谤", "night", slander, aliases=("诽",), holders=("乌鸦",)),
+            Skill("最后的守护", "night", last_guard, aliases=("守护目标", "选"), holders=("锈盾守卫",)),
+            Skill("守护", "night", protect, aliases=("守",), takes_target=False, holders=("锈盾守卫",)),
+            Skill("自爆", "day", explode, aliases=("爆",), takes_target=False, holders=("狼人", "感染白痴")),
             Skill("殉职", "decision", hand_over, aliases=("移交", "警徽")),
         )
     }
@@ -244,7 +238,7 @@ class M131(Ruleset):
         extra = s.carry["extra_tonight"]
         pack = self._pack_alive(g)
         if pack:
-            text = f"第{g.night.number}夜：狼群可以<杀人>，在群里发送“杀人 座位号”，关门后1小时内有效。"
+            text = f"第{g.night.number}夜：狼群可以<杀人>：发送“杀人 座位号”（全队放弃发送“杀人 空”），关门后1小时内有效。"
             if extra:
                 text += f"<假痴不癫>生效：今晚狼群还可以<{extra}>一名角色（发送“{extra} 座位号”）。"
             g.tell(f"team:{PACK}", text)

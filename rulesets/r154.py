@@ -12,7 +12,7 @@ from engine import skills, votes
 from engine.errors import Rejected
 from engine.game import ABSTAIN, Game
 from engine.ruleset import Role, Ruleset, Skill, TimeLimit
-from engine.skills import living_with_role, need_role, once_tonight
+from engine.skills import living_with_role, once_tonight
 from engine.state import Pending, Player
 
 GHOSTS, SCHOLARS, YAO = "女鬼阵营", "书生阵营", "黑山老妖阵营"
@@ -69,7 +69,6 @@ def _coven_passes(g: Game, actor: Player, slot: str) -> None:
 # --- night: (1) 江湖郎中 ----------------------------------------------------------------------------
 def needle(g: Game, actor: Player, target) -> None:
     # 针灸: "游戏日夜晚，江湖郎中可以针灸一名角色，使对其当晚的所有<吸精>无效。"
-    need_role(actor, "江湖郎中")
     once_tonight(g, "针灸", actor.name)
     t = g.living_target(target, "针灸")
     g.night.actions["针灸"] = (actor.name, t.name)
@@ -116,7 +115,6 @@ def _yao_suck(g: Game, actor: Player, target) -> None:
 def hide(g: Game, actor: Player, target) -> None:
     # 妖隐: "游戏日每两晚（1-2晚、3-4晚，以此类推）选择一晚，可以发动妖隐。<妖隐>发动的夜晚，黑山老妖被有效吸精时
     # 不会出局；当道士查验老妖时，反馈为<书生阵营>。"
-    need_role(actor, "黑山老妖")
     _yao_decides(g, actor, "妖隐")
     actor.marks["妖隐夜"] = g.night.number
     g.night.actions["妖隐"] = (actor.name, None)
@@ -127,7 +125,6 @@ def hide(g: Game, actor: Player, target) -> None:
 # --- night: (3) 小倩 ------------------------------------------------------------------------------------
 def search(g: Game, actor: Player, target) -> None:
     # 执子之手: "前三个游戏日夜晚，小倩会优先其阵营在存活名单中寻找宁采臣。搜寻成功，则宁采臣加入女鬼阵营，入群。"
-    need_role(actor, "小倩")
     if g.night.number > 3:
         raise Rejected("<执子之手>只能在前三个夜晚发动")
     ning = _ning(g)
@@ -162,7 +159,6 @@ def foresee(g: Game, actor: Player, target) -> None:
     # 预言: "除妖道士可以选择一名角色查验其阵营。" The result waits for 黑山老妖 (2) and 小倩 (3): both act
     # before him and both can change it (妖隐, a 宁采臣 found). It waits even when his target is neither,
     # so the delay itself tells him nothing.
-    need_role(actor, "除妖道士")
     once_tonight(g, "预言", actor.name)
     t = g.living_target(target, "预言")
     g.night.actions["预言"] = (actor.name, t.name)
@@ -191,7 +187,6 @@ def _foresee_result(g: Game, taoist: Player) -> None:
 # --- night: (5) 女鬼阵营 ------------------------------------------------------------------------------
 def charge(g: Game, actor: Player, target) -> None:
     # 冲锋: "游戏日夜晚，可以吸食一名角色。当任意一名女鬼群内角色因除红牌罚下以外的原因出局后，姥姥失去<冲锋>。"
-    need_role(actor, "树精姥姥")
     if "冲锋" in actor.lost:
         raise Rejected("树精姥姥已经失去<冲锋>：女鬼群内已有角色出局")
     _ghosts_may_suck(g)
@@ -206,7 +201,6 @@ def fury(g: Game, actor: Player, target) -> None:
     # 姥姥之怒【限定技】: "在该阵营吸食角色时，可以附加姥姥之怒。被附加此技能死去的角色立即出局，蛊女和郎中技能皆对其
     # 束手无策。此技能每局游戏仅限使用一次。" It is sent as the group's 吸精 itself ("姥姥之怒 座位号"), so the
     # group's step is whole the moment it is in and 通灵 never waits on a fury that may or may not come.
-    need_role(actor, "树精姥姥")
     if "姥姥之怒" in actor.used:
         raise Rejected("<姥姥之怒>每局游戏仅限使用一次，已经用过")
     _ghosts_may_suck(g)
@@ -239,12 +233,12 @@ def extra_suck(g: Game, actor: Player, target) -> None:
 def save(g: Game, actor: Player, target) -> None:
     # 救药: "蛊女可以选择一名角色，对其使用救药。该角色当晚不会因被吸精而出局。<救药>发动后，在该夜晚不可发动技能
     # <毒药>。<救药>使用后，蛊女失去技能<救药>。蛊女失去<救药>技能后，失去技能<通灵>。" — "一名角色": herself too.
-    skills.save(g, actor, target, role="苗疆蛊女", slot="蛊女", self_save_refusal=None)
+    skills.save(g, actor, target, slot="蛊女", self_save_refusal=None)
 
 
 def poison(g: Game, actor: Player, target) -> None:
     # 毒药: "该角色在夜晚结束前出局。<毒药>发动后，蛊女失去技能<毒药>，且在该夜晚不可发动技能<救药>。"
-    skills.poison(g, actor, target, role="苗疆蛊女", slot="蛊女")
+    skills.poison(g, actor, target, slot="蛊女")
 
 
 # --- decisions --------------------------------------------------------------------------------------
@@ -286,6 +280,7 @@ class R154(Ruleset):
         Role("赶考书生", SCHOLARS, 8, summary="没有技能"),
         Role(NING, SCHOLARS, 1, hidden_as="赶考书生", summary="（隐藏身份：本人收到的身份是赶考书生）<以爱之名>、<命中注定>"),
     )
+    slot_help = {"蛊女": "救药 座位号 / 毒药 座位号 / 放弃", "黑山老妖": "吸精 座位号 / 妖隐 / 放弃"}
     first_phase = "night"  # 总体流程: "0、分发身份。1、所有角色的阵营确定。……2、进入夜晚"
     sheriff_weight = Fraction(3, 2)  # 带队<强制>: "计算投票数量时警长投出的票计为1.5票。"
     announce_order = "death"  # "公示出局名单时按角色出局的顺序排序。"
@@ -304,15 +299,15 @@ class R154(Ruleset):
         for s in (
             # team: the ghosts' 吸精 is sent for the group by any living member; 黑山老妖 sends his own
             Skill("吸精", "night", suck, aliases=("吸",), team=True),
-            Skill("冲锋", "night", charge, aliases=("冲",)),
-            Skill("姥姥之怒", "night", fury, aliases=("怒",)),
+            Skill("冲锋", "night", charge, aliases=("冲",), holders=("树精姥姥",)),
+            Skill("姥姥之怒", "night", fury, aliases=("怒",), holders=("树精姥姥",)),
             Skill("额外吸精", "night", extra_suck, aliases=("痴情", "额外"), team=True),
-            Skill("执子之手", "night", search, aliases=("寻找", "找")),
-            Skill("妖隐", "night", hide, aliases=("隐",), takes_target=False),
-            Skill("预言", "night", foresee, aliases=("查", "验")),
-            Skill("救药", "night", save, aliases=("救",)),
-            Skill("毒药", "night", poison, aliases=("毒",)),
-            Skill("针灸", "night", needle, aliases=("针",)),
+            Skill("执子之手", "night", search, aliases=("寻找", "找"), holders=("小倩",)),
+            Skill("妖隐", "night", hide, aliases=("隐",), takes_target=False, holders=("黑山老妖",)),
+            Skill("预言", "night", foresee, aliases=("查", "验"), holders=("除妖道士",)),
+            Skill("救药", "night", save, aliases=("救",), holders=("苗疆蛊女",)),
+            Skill("毒药", "night", poison, aliases=("毒",), holders=("苗疆蛊女",)),
+            Skill("针灸", "night", needle, aliases=("针",), holders=("江湖郎中",)),
             Skill("最后一刀", "decision", last_blade, aliases=("开刀", "刀")),
             Skill("殉职", "decision", hand_over, aliases=("移交", "警徽")),
         )

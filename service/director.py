@@ -47,7 +47,10 @@ async def handle(service: Service, qq: str, text: str, friends: Friends) -> str 
         if qq not in service.superusers:
             return "只有配置的导演（SUPERUSERS）可以创建游戏"
         ruleset, _, title = rest.partition(" ")
-        row = await service.create(qq, ruleset.strip(), title.strip())
+        try:
+            row = await service.create(qq, ruleset.strip(), title.strip())
+        except ServiceError as exc:
+            return str(exc)
         return f"已创建游戏 #{row.id}（{row.ruleset}）。下一步：发送“名单”，之后每行“角色名 QQ号”。"
     if word == "群池":
         return await _pool(rest)

@@ -17,6 +17,7 @@ from tortoise.transactions import in_transaction
 from engine import CloseDay, Command, Game, ResolveNight, Timeout
 from engine.commands import from_dict, to_dict
 from engine.events import Announcement, DeadlineEnd, DeadlineStart, Feedback, GameOver, Notice, Outcome, TeamChange
+from rulesets import RULESETS
 from rulesets import get as get_ruleset
 
 from . import groups
@@ -298,7 +299,7 @@ class Service:
     async def create(self, director: str, ruleset_id: str, title: str) -> GameRow:
         rules = get_ruleset(ruleset_id)
         if rules is None:
-            raise ServiceError(f"没有规则“{ruleset_id}”。可用：M131")
+            raise ServiceError(f"没有规则“{ruleset_id}”。可用：{'、'.join(RULESETS)}")
         return await GameRow.create(ruleset=rules.id, title=title or rules.title, seed=secrets.randbits(31), directors=[director])
 
     async def set_roster(self, t: Table, lines: list[tuple[str, str]]) -> None:

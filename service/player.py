@@ -86,7 +86,9 @@ def help_text(t: Table, name: str, deadlines) -> str:
         for who, slot in g.rules.awaiting(g):
             if who == name or (who == team and p.alive):
                 until = clock(due.get(g.night_key(who, slot)))
-                lines.append(f"现在可以：<{slot}>（截止 {until}）")
+                skill = g.rules.skill(slot)
+                send = g.rules.slot_help.get(slot) or (f"{slot} 座位号" if skill is None or skill.takes_target else slot)
+                lines.append(f"现在可以：{send}（截止 {until}）")
     for pending in s.pending:
         if pending.who == name:
             lines.append(f"等待你决定：<{pending.skill}>（截止 {clock(due.get(pending.key))}）")

@@ -52,10 +52,10 @@ def test_a_refused_command_changes_nothing_and_says_why_in_chinese():
     before = copy.deepcopy(g.state)
     for cmd, reason in [
         (Act("乙", "杀人", "子"), "今晚已经发动过<杀人>"),
-        (Act("戊", "毒药", "甲"), "没有这个技能"),
+        (Act("戊", "毒药", "甲"), "戊 的身份没有<毒药>"),
         (Act("己", "救药", "己"), "不能自救"),
         (Act("戊", "预言", "无名氏"), "没有找到角色「无名氏」"),
-        (Act("癸", "预言", "甲"), "没有这个技能"),
+        (Act("癸", "预言", "甲"), "癸 的身份没有<预言>"),
     ]:
         out = g.apply(cmd)
         assert not out.ok and reason in out.error

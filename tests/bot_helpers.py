@@ -1,0 +1,342 @@
+"""Shared pieces of the nonebug bot tests: fake OneBot events, expected calls, a ready game.
+
+Everything the bot says reaches OneBot as `send_private_msg` / `send_group_msg` with one plain text
+segment; `says` and `posts` declare such a call with its exact text, in the order the bot must make
+it (nonebug matches calls in order and the whole params dict).
+"""
+from __future__ import annotations
+
+import asyncio
+import itertools
+from contextlib import asynccontextmanager
+from typing import Iterable
+
+import nonebot
+from nonebot.adapters.onebot.v11 import (
+    Adapter,
+    Bot,
+    FriendRequestEvent,
+    GroupIncreaseNoticeEvent,
+    GroupMessageEvent,
+    GroupRequestEvent,
+    Message,
+    MessageSegment,
+    PrivateMessageEvent,
+)
+from nonebot.adapters.onebot.v11.event import Sender
+
+BOT_ID = "99999"
+DIRECTOR = 10000
+CO_DIRECTOR = 10002
+STRANGER = 55555
+GROUP = 900001
+GROUP_NAME = "闲聊群"
+TITLE = "[M131]粽子"
+
+# seat order = 电梯楼 order: (name, QQ, identity)
+PLAYERS = [
+    ("果果", 20001, "狼人"),
+    ("橘子", 20002, "狼人"),
+    ("香蕉", 20003, "狼人"),
+    ("葡萄", 20004, "感染白痴"),
+    ("西瓜", 20005, "预言家"),
+    ("柠檬", 20006, "女巫"),
+    ("草莓", 20007, "乌鸦"),
+    ("芒果", 20008, "锈盾守卫"),
+    ("桃子", 20009, "混血儿"),
+    ("菠萝", 20010, "村民"),
+    ("樱桃", 20011, "村民"),
+    ("荔枝", 20012, "村民"),
+    ("龙眼", 20013, "村民"),
+]
+QQ = {name: qq for name, qq, _ in PLAYERS}
+SEAT = {name: i for i, (name, _, _) in enumerate(PLAYERS, 1)}
+WOLVES = ["果果", "橘子", "香蕉", "葡萄"]
+ROSTER_TEXT = "名单\n" + "\n".join(f"{name} {qq}" for name, qq, _ in PLAYERS)
+FIXED_TEXT = "分配 固定\n" + "\n".join(f"{name} {role}" for name, _, role in PLAYERS)
+
+STRANGER_TEXT = "你好！你不在任何进行中的版杀游戏里，我只为本局玩家和导演服务。如需参加，请联系导演。"
+
+# the post's time limits, as every brief lists them
+LIMITS = (
+    "行动时限：\n"
+    "· 关门一个小时后，预言家、女巫、乌鸦、锈盾守卫未与导演取得联系，视为放弃夜晚行动。狼队在关门一个小时后仍未提交刀人目标，视为放弃出刀\n"
+    "· 女巫<通灵>、锈盾守卫<最后的守护>收到反馈后半小时，仍未给导演答复，视为放弃技能行使。\n"
+    "· 警长被投票出局或在第一夜出局，关门三十分钟后仍未与导演取得联系，视为放弃移交警长。\n"
+    "· 乌鸦诽谤对象在关门前1小时公示。"
+)
+HOW_TO = "私聊我发送“技能 目标”行动（目标写座位号或角色名，如“预言 3”），“放弃”放弃，“帮助”查看你现在能做什么，“状态”查看场上情况。"
+SUMMARY = {
+    "狼人": "夜晚与狼群共同<杀人>；除竞选日外的白天可以<自爆>",
+    "感染白痴": "与狼人共群；<假痴不癫>：被投票出局后狼群下一夜获得附加刀或查验；可以<自爆>",
+    "村民": "没有技能",
+    "预言家": "夜晚<预言>一名角色的阵营",
+    "女巫": "<通灵>得知被指杀的角色；<救药>（限定，不能自救）；<毒药>（限定）；同一夜不能同时使用",
+    "乌鸦": "夜晚<诽谤>一名角色，其下一个游戏日的放逐投票多计一票；不能连续两晚选同一人",
+    "锈盾守卫": "夜晚<最后的守护>：得知一名角色当晚是否受到伤害，然后可以守护他",
+    "混血儿": "游戏开始时必须<认亲>一名角色，成为与其相同的阵营；被查验始终为村民阵营",
+}
+FACTION = {"狼人": "狼人阵营", "感染白痴": "狼人阵营"}
+
+
+def brief(name: str) -> str:
+    """The start-of-game message a player must get: character, identity, skills, limits, how to act."""
+    seat, role = SEAT[name], dict((n, r) for n, _, r in PLAYERS)[name]
+    return (
+        f"【{TITLE}】你的角色：{seat}号 {name}\n"
+        f"你的身份：{role}（{FACTION.get(role, '村民阵营')}）\n"
+        f"技能：{SUMMARY[role]}\n"
+        f"{LIMITS}\n{HOW_TO}"
+    )
+
+
+def pack_night(n: int) -> str:
+    """What the pack is told when night `n` opens (in its group, or privately by relay)."""
+    return f"第{n}夜：狼群可以<杀人>：发送“杀人 座位号”（全队放弃发送“杀人 空”），关门后1小时内有效。"
+
+
+def label(name: str) -> str:
+    return f"{SEAT[name]}号 {name}"
+
+
+# --- events -----------------------------------------------------------------------------------------
+_message_ids = itertools.count(5000)
+
+
+def text_message(text: str) -> Message:
+    # what NapCat posts in array format: whatever the player typed is one text segment
+    return Message(MessageSegment.text(text))
+
+
+def private(user: int, text: str, message_id: int | None = None) -> PrivateMessageEvent:
+    msg = text_message(text)
+    return PrivateMessageEvent(
+        time=1764590400, self_id=int(BOT_ID), post_type="message", sub_type="friend", user_id=user,
+        message_type="private", message_id=next(_message_ids) if message_id is None else message_id,
+        message=msg, original_message=msg, raw_message=text, font=0,
+        sender=Sender(user_id=user, nickname=str(user)), to_me=True,
+    )
+
+
+def in_group(group: int, user: int, text: str, message_id: int | None = None) -> GroupMessageEvent:
+    msg = text_message(text)
+    return GroupMessageEvent(
+        time=1764590400, self_id=int(BOT_ID), post_type="message", sub_type="normal", user_id=user,
+        message_type="group", group_id=group, message_id=next(_message_ids) if message_id is None else message_id,
+        message=msg, original_message=msg, raw_message=text, font=0,
+        sender=Sender(user_id=user, nickname=str(user)), to_me=False,
+    )
+
+
+def join_request(group: int, user: int, flag: str) -> GroupRequestEvent:
+    return GroupRequestEvent(
+        time=1764590400, self_id=int(BOT_ID), post_type="request", request_type="group", sub_type="add",
+        group_id=group, user_id=user, flag=flag, comment="",
+    )
+
+
+def friend_request(user: int, flag: str) -> FriendRequestEvent:
+    return FriendRequestEvent(
+        time=1764590400, self_id=int(BOT_ID), post_type="request", request_type="friend",
+        user_id=user, flag=flag, comment="",
+    )
+
+
+def joined(group: int, user: int) -> GroupIncreaseNoticeEvent:
+    return GroupIncreaseNoticeEvent(
+        time=1764590400, self_id=int(BOT_ID), post_type="notice", notice_type="group_increase",
+        sub_type="approve", group_id=group, user_id=user, operator_id=int(BOT_ID),
+    )
+
+
+# --- the fake OneBot connection -----------------------------------------------------------------------
+async def connect(ctx) -> Bot:
+    """A OneBot v11 bot connected for this test context; its on-connect outbox flush has run.
+
+    That flush sends whatever is still queued: declare those calls before connecting."""
+    from conftest import CONNECT_FLUSHES
+
+    before = CONNECT_FLUSHES.done
+    bot = ctx.create_bot(base=Bot, adapter=nonebot.get_adapter(Adapter), self_id=BOT_ID)
+    for _ in range(200):
+        if CONNECT_FLUSHES.done > before:
+            break
+        await asyncio.sleep(0.005)
+    else:
+        raise AssertionError("the bot's on-connect outbox flush did not run")
+    return bot
+
+
+@asynccontextmanager
+async def chat(app):
+    """A nonebug matcher context with a connected OneBot v11 bot: `(ctx, bot)`. Events given to
+    `ctx.receive_event` are handled when the block ends; every OneBot call must be declared."""
+    async with app.test_matcher() as ctx:
+        bot = await connect(ctx)
+        yield ctx, bot
+
+
+OK = {"message_id": 1}
+
+
+def says(ctx, to: int, text: str, **kwargs) -> None:
+    """The bot sends `text` privately to QQ `to`, as one plain text segment."""
+    ctx.should_call_api("send_private_msg", {"user_id": to, "message": Message(MessageSegment.text(text))},
+                        result=kwargs.get("result", OK), exception=kwargs.get("exception"))
+
+
+def posts(ctx, group: int, text: str, **kwargs) -> None:
+    """The bot sends `text` in QQ group `group`, as one plain text segment."""
+    ctx.should_call_api("send_group_msg", {"group_id": group, "message": Message(MessageSegment.text(text))},
+                        result=kwargs.get("result", OK), exception=kwargs.get("exception"))
+
+
+def director_hears(ctx, *texts: str) -> None:
+    for text in texts:
+        says(ctx, DIRECTOR, text)
+
+
+def kicks(ctx, group: int, user: int) -> None:
+    ctx.should_call_api("set_group_kick", {"group_id": group, "user_id": user, "reject_add_request": False}, result=None)
+
+
+def renames(ctx, group: int, name: str) -> None:
+    ctx.should_call_api("set_group_name", {"group_id": group, "group_name": name}, result=None)
+
+
+# --- a game set up straight through the service (for tests about what comes after) -------------------
+async def drain() -> list[tuple[str, dict]]:
+    """Mark every queued action as delivered; returns them (action, params) in order."""
+    from service.models import OutboxRow
+
+    rows = await OutboxRow.filter(sent_at=None).order_by("id")
+    for row in rows:
+        row.sent_at = row.created_at
+        await row.save()
+    return [(r.action, r.params) for r in rows]
+
+
+def texts_to(actions: Iterable[tuple[str, dict]], to: int) -> list[str]:
+    return [p["text"] for a, p in actions if p.get("user_id") == to or p.get("group_id") == to]
+
+
+async def running_game(service, *, pool: bool = True, recognise: str | None = "西瓜"):
+    """A started M131 game (#1) with the fixed line-up above; 桃子 (混血儿) has recognised `recognise`.
+
+    With `pool`, group 900001 is in the pool and lent to the 狼群. Nothing is left in the outbox.
+    """
+    from engine import Act
+
+    from service import groups
+
+    if pool:
+        await groups.add_to_pool(str(GROUP), GROUP_NAME)
+    row = await service.create(str(DIRECTOR), "M131", "")
+    t = await service.table(row.id)
+    await service.set_roster(t, [(name, str(qq)) for name, qq, _ in PLAYERS])
+    await service.assign(t, [(name, role) for name, _, role in PLAYERS])
+    await service.start(t)
+    if recognise:
+        await service.submit(t, Act(by="桃子", skill="认亲", target=recognise), source="test")
+    await drain()
+    return t
+
+
+async def night_one(service, t) -> None:
+    """关门: the first night opens (its messages are drained)."""
+    from engine import CloseDay
+
+    outcome = await service.submit(t, CloseDay(), source=f"director:{DIRECTOR}")
+    assert outcome.ok, outcome.error
+    await drain()
+
+
+async def act(service, t, name: str, skill: str, target=None, text=None) -> None:
+    from engine import Act
+
+    outcome = await service.submit(t, Act(by=name, skill=skill, target=target, text=text), source="test")
+    assert outcome.ok, outcome.error
+    await drain()
+
+
+class TextWith:
+    """A one-text-segment message whose text contains each of `pieces`.
+
+    For behaviour the issue requires where the bot has no wording of its own yet: the test states
+    what the player must be told without inventing the exact sentence.
+    """
+
+    def __init__(self, *pieces: str, lacks: tuple[str, ...] = ()):
+        self.pieces, self.lacks = pieces, lacks
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, Message) or any(seg.type != "text" for seg in other):
+            return False
+        text = "".join(seg.data["text"] for seg in other)
+        return all(p in text for p in self.pieces) and not any(p in text for p in self.lacks)
+
+    def __repr__(self) -> str:
+        return f"TextWith{self.pieces!r}" + (f" lacking {self.lacks!r}" if self.lacks else "")
+
+
+class LineWith(TextWith):
+    """A one-text-segment message with one line that contains each of `pieces`."""
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, Message) or any(seg.type != "text" for seg in other):
+            return False
+        text = "".join(seg.data["text"] for seg in other)
+        return any(all(p in line for p in self.pieces) for line in text.splitlines())
+
+    def __repr__(self) -> str:
+        return f"LineWith{self.pieces!r}"
+
+
+def says_with(ctx, to: int, *pieces: str, lacks: tuple[str, ...] = ()) -> None:
+    """The bot sends `to` a message containing each of `pieces` and none of `lacks` (wording left
+    to the bot)."""
+    ctx.should_call_api("send_private_msg", {"user_id": to, "message": TextWith(*pieces, lacks=lacks)}, result=OK)
+
+
+def says_line_with(ctx, to: int, *pieces: str) -> None:
+    """The bot sends `to` a message with one line containing each of `pieces`."""
+    ctx.should_call_api("send_private_msg", {"user_id": to, "message": LineWith(*pieces)}, result=OK)
+
+
+async def quiet_night(service, t, kill: str | None = None, slander: str | None = None) -> None:
+    """Every night action in (the pack kills `kill` or passes; the crow slanders `slander` or passes;
+    everyone else passes): the night settles itself. Drained."""
+    g = t.game
+    alive = {p.name for p in g.state.players if p.alive}
+    pack = next(n for n in WOLVES if n in alive)
+    await act(service, t, pack, "杀人", kill)
+    for name in ("柠檬", "西瓜", "芒果"):
+        if name in alive and any(who == name for who, _ in g.rules.awaiting(g)):
+            await act(service, t, name, "放弃")
+    if "草莓" in alive:
+        await act(service, t, "草莓", "诽谤" if slander else "放弃", slander)
+    assert g.night.resolved, g.rules.awaiting(g)
+
+
+async def director_does(service, t, cmd) -> None:
+    outcome = await service.submit(t, cmd, source=f"director:{DIRECTOR}")
+    assert outcome.ok, outcome.error
+    await drain()
+
+
+async def day_two(service, t, kill: str | None = None, slander: str | None = None) -> None:
+    """Night 1 (quiet), the election (橘子 becomes sheriff), then 开门 into day 2 (讨论日)."""
+    from engine import Ballots, OpenDay
+
+    await night_one(service, t)
+    await quiet_night(service, t, kill=kill, slander=slander)
+    await director_does(service, t, OpenDay())
+    await director_does(service, t, Ballots("election", (("果果", "橘子"), ("橘子", "橘子"))))
+    await director_does(service, t, OpenDay())
+
+
+async def close_day(service, t) -> None:
+    """关门 through the service (drained)."""
+    from engine import CloseDay
+
+    await director_does(service, t, CloseDay())

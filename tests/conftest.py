@@ -1,0 +1,165 @@
+"""nonebug set-up for the bot tests (tests/test_bot_*.py).
+
+One NoneBot for the whole session, with the OneBot v11 adapter and the banshabot plugin loaded
+before its start-up hooks run (they open the in-memory database and migrate it). Every async test
+and fixture runs in the one session event loop (pyproject.toml says so, and the collection hook
+below makes sure), otherwise the in-memory database would vanish between tests.
+
+Between tests every table is emptied and the Service forgets the games it holds in memory. Time
+limits are handed to a recording scheduler instead of APScheduler, and the service's clock is fixed,
+so deadline texts are exact and nothing fires on its own during a test.
+"""
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+import nonebot
+import pytest
+from nonebug import NONEBOT_INIT_KWARGS
+from pytest_asyncio import is_async_test
+
+# 2026-12-01 12:00 UTC = 12-01 20:00 in China, where every time the bot shows is written
+NOW = datetime(2026, 12, 1, 12, 0, tzinfo=timezone.utc)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.stash[NONEBOT_INIT_KWARGS] = {
+        "driver": "~fastapi",
+        "superusers": {"10000"},
+        "banshabot_database_url": "sqlite://:memory:",
+        # the outbox retry job must not fire on its own in the middle of a test: tests call flush()
+        "banshabot_retry_seconds": 3600,
+        "log_level": "WARNING",
+    }
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    # the same as asyncio_default_test_loop_scope = "session" in pyproject.toml, kept here too so
+    # the bot tests cannot silently get a loop of their own
+    marker = pytest.mark.asyncio(loop_scope="session")
+    for item in items:
+        own = [m for m in item.iter_markers("asyncio") if "loop_scope" in m.kwargs]
+        if is_async_test(item) and not own:
+            item.add_marker(marker, append=False)
+
+
+@pytest.fixture(scope="session", autouse=True)
+async def after_nonebot_init(after_nonebot_init: None) -> None:
+    """Before nonebug starts NoneBot's lifespan: the adapter and the plugin, so its start-up runs."""
+    from nonebot.adapters.onebot.v11 import Adapter
+
+    driver = nonebot.get_driver()
+    driver.register_adapter(Adapter)
+    nonebot.load_plugin("plugins.banshabot")
+
+
+STARTUP = {}
+
+
+@pytest.fixture(scope="session")
+async def banshabot(nonebug_init: None):
+    """The started plugin's runtime module (service, outbox, flush).
+
+    The plugin's start-up opened the database; its handlers run in other tasks and reach it only
+    through tortoise's global fallback. If start-up left none (a bug that test_bot_director.py's
+    test_handlers_reach_the_database_opened_at_startup reports), the database is opened again
+    here the same way, so that the other tests can still show what the bot does.
+    """
+    import tortoise.context
+    from tortoise import Tortoise
+
+    from plugins.banshabot import runtime
+    from service.db import tortoise_config
+
+    STARTUP["global_context"] = tortoise.context._global_context is not None
+    if not STARTUP["global_context"]:
+        await Tortoise.init(config=tortoise_config(runtime.config.banshabot_database_url), _enable_global_fallback=True)
+        await Tortoise.generate_schemas()
+    yield runtime
+    if not STARTUP["global_context"]:
+        await Tortoise.close_connections()  # an open connection would keep the process alive
+
+
+class RecordingScheduler:
+    """Stands in for APScheduler: remembers what would run when; a test may run a job itself."""
+
+    def __init__(self) -> None:
+        self.jobs: dict[str, tuple[datetime, object]] = {}
+
+    def at(self, job_id, when, job) -> None:
+        self.jobs[job_id] = (when, job)
+
+    def cancel(self, job_id) -> None:
+        self.jobs.pop(job_id, None)
+
+    async def run(self, job_id: str) -> None:
+        _, job = self.jobs.pop(job_id)
+        await job()
+
+
+async def _empty_tables() -> None:
+    from service.models import (
+        CommandRow,
+        DeadlineRow,
+        GameRow,
+        OutboxRow,
+        PoolGroupRow,
+        SeatRow,
+        SeenMessage,
+        TeamRow,
+    )
+
+    for model in (OutboxRow, DeadlineRow, CommandRow, TeamRow, PoolGroupRow, SeatRow, SeenMessage, GameRow):
+        await model.all().delete()
+    # game numbers (#1) start again at 1 in every test
+    conn = GameRow._meta.db
+    try:
+        await conn.execute_script("DELETE FROM sqlite_sequence")
+    except Exception:  # no AUTOINCREMENT table yet
+        pass
+
+
+class ConnectFlushes:
+    """Watches the outbox flush the plugin runs when a bot connects (runtime._connected).
+
+    It runs in NoneBot's background task group, outside the test's sight: `connect` waits for it,
+    and a failure in it (an OneBot call the test did not expect) fails the test instead of
+    silently cancelling NoneBot's lifespan."""
+
+    def __init__(self) -> None:
+        self.done = 0
+        self.errors: list[BaseException] = []
+
+
+CONNECT_FLUSHES = ConnectFlushes()
+
+
+@pytest.fixture
+async def clean(banshabot, monkeypatch):
+    """Empty database, empty in-memory game cache, fixed clock, recording scheduler.
+
+    The bot test modules use it for every test (`pytestmark`); it yields the recording scheduler."""
+    service = banshabot.service
+    await _empty_tables()
+    service.tables.clear()
+    scheduler = RecordingScheduler()
+    monkeypatch.setattr(service, "scheduler", scheduler)
+    monkeypatch.setattr(service, "now", lambda: NOW)
+
+    original = banshabot.flush
+
+    async def watched_flush() -> None:  # only the on-connect hook looks `flush` up by name
+        try:
+            await original()
+        except BaseException as exc:
+            CONNECT_FLUSHES.errors.append(exc)
+            raise
+        finally:
+            CONNECT_FLUSHES.done += 1
+
+    monkeypatch.setattr(banshabot, "flush", watched_flush)
+    CONNECT_FLUSHES.errors.clear()
+    yield scheduler
+    service.tables.clear()
+    errors, CONNECT_FLUSHES.errors[:] = list(CONNECT_FLUSHES.errors), []
+    assert not errors, f"the outbox flush run when the bot connected failed: {errors!r}"

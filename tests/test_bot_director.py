@@ -1,0 +1,693 @@
+"""The director's private chat, through NoneBot: every command, its answer, and its refusals.
+
+Each test drives the bot with fake OneBot events and states every OneBot call the bot must make, in
+order, with the exact text the director or a player would read. Games that a test needs but does
+not test the making of are set up straight through the service (bot_helpers.running_game).
+"""
+from __future__ import annotations
+
+from importlib.metadata import version
+
+import pytest
+from nonebug import App
+
+from bot_helpers import (
+    CO_DIRECTOR,
+    DIRECTOR,
+    FIXED_TEXT,
+    GROUP,
+    GROUP_NAME,
+    PLAYERS,
+    QQ,
+    ROSTER_TEXT,
+    STRANGER,
+    STRANGER_TEXT,
+    WOLVES,
+    brief,
+    chat,
+    close_day,
+    day_two,
+    director_hears,
+    drain,
+    in_group,
+    kicks,
+    night_one,
+    pack_night,
+    posts,
+    private,
+    quiet_night,
+    renames,
+    running_game,
+    says,
+)
+
+pytestmark = pytest.mark.usefixtures("clean")
+
+
+async def director(app: App, text: str, *replies: str, message_id: int | None = None) -> None:
+    """The director sends `text` and reads exactly `replies` (nothing goes to anyone else)."""
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(DIRECTOR, text, message_id))
+        director_hears(ctx, *replies)
+
+
+HELP = """导演指令（私聊发送；多局同时进行时在指令前加“#编号 ”指定游戏）：
+新游戏 规则 [标题] —— 规则：M131、154
+名单 —— 之后每行“角色名 QQ号”，按电梯楼顺序
+检查 —— 检查每名玩家是否已加我为好友
+分配 随机 | 分配 固定（之后每行“角色名 身份”）
+开始 —— 私聊每名玩家身份，分配队伍群
+关门 / 开门 [关门时间，如 12-01 22:00]
+竞选 票 / 投票 票 —— 票：粘贴投票帖（首行写发帖角色名），或“投票人:对象 …”
+发牌 蓝牌|黄牌|红牌 角色
+替补 角色 新QQ号 / 协助 QQ号（添加协助导演）
+代 角色 技能 [目标] —— 代玩家行动（覆盖）
+超时 角色 —— 该角色进行中的时限立即到期
+结算 —— 行动收齐后立即结算夜晚
+判负 阵营 / 状态 / 日志 / 游戏
+群池 / 群池 添加 群号 [原群名] / 群池 移除 群号"""
+
+NEW_GAME = "已创建游戏 #1（M131）。下一步：发送“名单”，之后每行“角色名 QQ号”。"
+ROSTER_SAVED = (
+    "名单已保存：\n"
+    + "\n".join(f"{i}号 {name} {qq}" for i, (name, qq, _) in enumerate(PLAYERS, 1))
+    + "\n下一步：“检查”，然后“分配 随机”。"
+)
+NO_ROSTER = "#1 [M131]粽子：筹备中\n（尚无名单）"
+
+
+def roster(lines: list[tuple[str, object]]) -> str:
+    return "名单\n" + "\n".join(f"{name} {qq}" for name, qq in lines)
+
+
+def status_lines(deaths: dict[str, str] | None = None, cards: dict[str, str] | None = None) -> list[str]:
+    """The director's per-seat status lines."""
+    deaths, cards = deaths or {}, cards or {}
+    out = []
+    for i, (name, _, role) in enumerate(PLAYERS, 1):
+        faction = "狼人阵营" if role in ("狼人", "感染白痴") else "村民阵营"
+        state = f"出局（{deaths[name]}）" if name in deaths else "存活"
+        out.append(f"{i}号 {name}：{role}/{faction}/{state}" + (f" {cards[name]}" if name in cards else ""))
+    return out
+
+
+NIGHT_ONE_DEADLINES = [
+    "时限：杀人（night1:杀人:狼群）截止 12-01 21:00",
+    "时限：预言（night1:预言:西瓜）截止 12-01 21:00",
+    "时限：诽谤（night1:诽谤:草莓）截止 12-01 21:00",
+    "时限：最后的守护（night1:最后的守护:芒果）截止 12-01 21:00",
+]
+
+
+# --- start-up --------------------------------------------------------------------------------------
+def test_handlers_reach_the_database_opened_at_startup():
+    """The plugin opens the database in NoneBot's start-up task; handlers run in other tasks and
+    reach it only through tortoise's global fallback (ONEBOT-NOTES.md, traps). After start-up there
+    must be one, or every handler fails with "No TortoiseContext is currently active"."""
+    from conftest import STARTUP
+
+    assert STARTUP["global_context"], (
+        "after the plugin's start-up (service.db.open_database) tortoise has no global context: "
+        "migrate() calls Tortoise.init() again in the same task, which closes the first context and "
+        "clears the global fallback, so no handler can reach the database"
+    )
+
+
+# --- 帮助, 版本, 新游戏 ------------------------------------------------------------------------------------
+async def test_help_lists_the_director_commands(app: App):
+    await director(app, "帮助", HELP)
+
+
+async def test_version(app: App):
+    await director(app, "版本", f"banshabot {version('banshabot')}")
+    async with chat(app) as (ctx, bot):  # not a director: not answered as one
+        ctx.receive_event(bot, private(STRANGER, "版本"))
+        says(ctx, STRANGER, STRANGER_TEXT)
+
+
+async def test_new_game_only_for_configured_directors(app: App, banshabot):
+    from service.models import GameRow
+
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(STRANGER, "新游戏 M131"))
+        says(ctx, STRANGER, STRANGER_TEXT)
+    assert await GameRow.all().count() == 0
+
+    await director(app, "新游戏 M131", NEW_GAME)
+    await director(app, f"协助 {CO_DIRECTOR}", f"{CO_DIRECTOR} 已成为 #1 的协助导演。")
+    async with chat(app) as (ctx, bot):  # a co-director runs a game but does not create one
+        ctx.receive_event(bot, private(CO_DIRECTOR, "新游戏 M131"))
+        says(ctx, CO_DIRECTOR, "只有配置的导演（SUPERUSERS）可以创建游戏")
+    assert await GameRow.all().count() == 1
+    row = await GameRow.get(id=1)
+    assert (row.ruleset, row.title, row.status, row.directors) == ("M131", "[M131]粽子", "roster", [str(DIRECTOR), str(CO_DIRECTOR)])
+
+
+async def test_new_game_with_a_title(app: App):
+    await director(app, "新游戏 M131 周末粽子局", NEW_GAME)
+    await director(app, "状态", "#1 周末粽子局：筹备中\n（尚无名单）")
+
+
+async def test_new_game_with_an_unknown_ruleset_is_answered(app: App):
+    """The refusal names the rulesets the bot has (every ruleset the engine carries)."""
+    await director(app, "新游戏 M999", "没有规则“M999”。可用：M131、154")
+
+
+# --- 名单 ---------------------------------------------------------------------------------------------
+async def test_roster_refusals_store_nothing(app: App):
+    from service.models import SeatRow
+
+    await director(app, "新游戏 M131", NEW_GAME)
+    good = [(name, qq) for name, qq, _ in PLAYERS]
+    await director(app, roster(good[:12]), "M131 需要 13 名玩家，名单里有 12 名")
+    await director(app, roster(good[:12] + [("果果", 20099)]), "角色名重复：果果")
+    await director(app, roster(good[:12] + [("龙眼", 20001)]), "QQ号重复：20001")
+    await director(app, roster(good[:12] + [("龙眼", "二零零一三")]), "“龙眼”后面的QQ号“二零零一三”不是数字")
+    await director(app, roster(good[:12] + [("13", 20013)]), "角色名“13”不能是纯数字（数字表示座位号）")
+    await director(app, "名单\n" + "\n".join(f"{n} {q}" for n, q in good[:12]) + "\n龙眼 20013 备注",
+                   "这一行看不懂：“龙眼 20013 备注”。每行应为两项，用空格分隔。")
+    assert await SeatRow.all().count() == 0
+    await director(app, "状态", NO_ROSTER)
+
+    await director(app, ROSTER_TEXT, ROSTER_SAVED)
+    # a bad roster afterwards leaves the good one in place
+    await director(app, roster(good[:3]), "M131 需要 13 名玩家，名单里有 3 名")
+    await director(app, "状态", "#1 [M131]粽子：筹备中\n" + "\n".join(
+        f"{i}号 {name} {qq} 未分配" for i, (name, qq, _) in enumerate(PLAYERS, 1)))
+
+
+async def test_roster_accepts_full_width_separators(app: App):
+    await director(app, "新游戏 M131", NEW_GAME)
+    text = "名单\n" + "\n".join(f"{name}：{qq}" if i % 2 else f"{name}，{qq}" for i, (name, qq, _) in enumerate(PLAYERS))
+    await director(app, text, ROSTER_SAVED)
+
+
+# --- 检查 ---------------------------------------------------------------------------------------------
+async def test_check_lists_players_who_are_not_friends(app: App):
+    await director(app, "新游戏 M131", NEW_GAME)
+    await director(app, ROSTER_TEXT, ROSTER_SAVED)
+    friends = [{"user_id": qq, "nickname": name} for name, qq, _ in PLAYERS if name not in ("柠檬", "龙眼")]
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(DIRECTOR, "检查"))
+        ctx.should_call_api("get_friend_list", {}, result=friends + [{"user_id": 77777, "nickname": "路人"}])
+        says(ctx, DIRECTOR, "以下玩家还没有加我为好友，私聊可能失败：\n6号 柠檬（20006）\n13号 龙眼（20013）")
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(DIRECTOR, "检查"))
+        ctx.should_call_api("get_friend_list", {}, result=[{"user_id": qq, "nickname": n} for n, qq, _ in PLAYERS])
+        says(ctx, DIRECTOR, "每名玩家都已加我为好友，可以私聊。")
+
+
+# --- 分配 ---------------------------------------------------------------------------------------------
+async def test_assign_random_deals_the_post_line_up(app: App):
+    from collections import Counter
+
+    from service.models import GameRow, SeatRow
+
+    await director(app, "新游戏 M131", NEW_GAME)
+    await director(app, "分配 随机", "请先发送名单；游戏开始后不能再分配身份")
+    await director(app, ROSTER_TEXT, ROSTER_SAVED)
+    await director(app, "分配 随机", "已按种子随机分配身份（种子在游戏结束后的日志中公开）。发送“状态”查看，确认后发送“开始”。")
+    seats = await SeatRow.all().order_by("seat")
+    # "3狼人，感染白痴，4村民，预言家，女巫，乌鸦，锈盾守卫，混血儿"
+    assert Counter(s.role for s in seats) == Counter({"狼人": 3, "感染白痴": 1, "村民": 4, "预言家": 1, "女巫": 1, "乌鸦": 1, "锈盾守卫": 1, "混血儿": 1})
+    # the deal is the stored seed's: the same seed deals the same again
+    from engine import deal
+    from rulesets import get
+
+    seed = (await GameRow.get(id=1)).seed
+    assert [s.role for s in seats] == [role for _, role in deal(get("M131"), [n for n, _, _ in PLAYERS], seed)]
+    await director(app, "状态", "#1 [M131]粽子：筹备中\n" + "\n".join(
+        f"{s.seat}号 {s.name} {s.qq} {s.role}" for s in seats))
+
+
+async def test_assign_fixed_and_bad_line_ups_refused(app: App):
+    from service.models import SeatRow
+
+    await director(app, "新游戏 M131", NEW_GAME)
+    await director(app, ROSTER_TEXT, ROSTER_SAVED)
+    await director(app, "开始", "请先分配身份（“分配 随机”或“分配 固定”）")
+    await director(app, "分配", "请发送“分配 随机”，或“分配 固定”后每行“角色名 身份”。")
+    four_wolves = FIXED_TEXT.replace("龙眼 村民", "龙眼 狼人")
+    await director(app, four_wolves, "身份配置与 M131 规则不符：狼人 应为3人，实为4人；村民 应为4人，实为3人")
+    await director(app, FIXED_TEXT.replace("龙眼 村民", "龙眼 狼王"), "M131 没有身份「狼王」")
+    await director(app, FIXED_TEXT.replace("龙眼 村民", "路人 村民"),
+                   "固定分配须为名单里每个角色各写一行“角色名 身份”；不在名单里：路人")
+    await director(app, "\n".join(FIXED_TEXT.splitlines()[:-1]), "固定分配须为名单里每个角色各写一行“角色名 身份”")
+    assert [s.role for s in await SeatRow.all()] == [None] * 13
+
+    await director(app, FIXED_TEXT, "已按给定分配身份。发送“状态”查看，确认后发送“开始”。")
+    assert [s.role for s in await SeatRow.all().order_by("seat")] == [role for _, _, role in PLAYERS]
+
+
+# --- 开始 ---------------------------------------------------------------------------------------------
+async def test_start_sends_briefs_team_roster_and_renames_group(app: App):
+    await director(app, f"群池 添加 {GROUP} {GROUP_NAME}", f"群 {GROUP} 已加入群池。请确认我是该群的群主或管理员。")
+    await director(app, "新游戏 M131", NEW_GAME)
+    await director(app, ROSTER_TEXT, ROSTER_SAVED)
+    await director(app, FIXED_TEXT, "已按给定分配身份。发送“状态”查看，确认后发送“开始”。")
+    team = "1号 果果、2号 橘子、3号 香蕉、4号 葡萄"
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(DIRECTOR, "开始"))
+        for name, qq, _ in PLAYERS:  # each player, privately: character, identity, skills, limits, how to act
+            says(ctx, qq, brief(name))
+        renames(ctx, GROUP, "[M131]粽子·狼群")
+        for name in WOLVES:  # the team: who is in it and which group to join
+            says(ctx, QQ[name], f"你属于【狼群】，成员：{team}。请申请加入QQ群 {GROUP}，我会通过你的申请。")
+        posts(ctx, GROUP, f"【狼群】成员：{team}")
+        says(ctx, DIRECTOR, "游戏已开始，每名玩家都已收到身份。开局技能（如认亲）收齐后，发送“关门”进入第一个夜晚。")
+    await director(app, "开始", "游戏已经开始")
+    await director(app, ROSTER_TEXT, "游戏已经开始，不能再改名单；换人请用“替补”")
+    await director(app, "分配 随机", "请先发送名单；游戏开始后不能再分配身份")
+    await director(app, "群池", f"群池：\n{GROUP} {GROUP_NAME} 使用中")
+
+
+# --- 关门 / 开门 ----------------------------------------------------------------------------------------
+async def test_close_and_open_with_a_planned_close_time(app: App, banshabot):
+    service = banshabot.service
+    t = await running_game(service)
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(DIRECTOR, "关门"))
+        says(ctx, DIRECTOR, "【可公示】关门，第1夜开始")
+        posts(ctx, GROUP, pack_night(1))
+        says(ctx, DIRECTOR, "时限开始：果果、橘子、香蕉、葡萄<杀人>，截止 12-01 21:00")
+        says(ctx, QQ["柠檬"], "第1夜：狼群行动后你会收到<通灵>反馈，之后30分钟内决定是否使用药。")
+        for name, skill in (("西瓜", "预言"), ("草莓", "诽谤"), ("芒果", "最后的守护")):
+            says(ctx, DIRECTOR, f"时限开始：{name}<{skill}>，截止 12-01 21:00")
+            says(ctx, QQ[name], f"第1夜：你可以发动<{skill}>，关门后1小时内有效；不发动请发送“放弃”。")
+        says(ctx, DIRECTOR, "已执行。")
+    await director(app, "关门", "未执行：现在已经是夜晚")
+
+    await quiet_night(service, t, kill="菠萝")
+    await director(app, "开门", "【可公示】开门，第1天（警长竞选）", "已执行。")
+    async with chat(app) as (ctx, bot):
+        # the first night's deaths are published once the election is counted, with the sheriff
+        ctx.receive_event(bot, private(DIRECTOR, "竞选 果果:橘子 橘子:橘子 西瓜:弃权"))
+        says(ctx, QQ["橘子"], "你当选了警长。")
+        says(ctx, QQ["菠萝"], "你已出局，可以留下遗言：发送“遗言 内容”（可多行），下一个白天开始前有效。遗言中禁止使用Discuz!代码。")
+        says(ctx, DIRECTOR, "【开门公告，可直接粘贴到论坛】\n"
+                            "[b]第1天警长竞选结果：橘子 2票。橘子 当选警长[/b]\n\n"
+                            "[b]第1天[/b]\n前一天投票出局：无\n昨晚出局：10号 菠萝\n当日警长：2号 橘子")
+        says(ctx, DIRECTOR, "计票完成：橘子 2票；结果：橘子")
+
+    await director(app, "开门 明晚", "看不懂时间“明晚”，请写成“12-01 22:00”或“22:00”")
+    assert t.game.state.day_no == 1
+    await director(app, "开门 22:00",
+                   "菠萝 未在时限内提交遗言，视为放弃",
+                   "【可公示】开门，第2天（放逐投票）",
+                   "已执行。 本日关门时间：12-01 22:00")
+    await director(app, "开门", "未执行：今天之后是夜晚：请先关门")
+
+
+async def test_slander_is_published_an_hour_before_the_planned_close(app: App, banshabot, clean):
+    """"乌鸦诽谤对象在关门前1小时公示": the time limit is the announced closing time less an hour."""
+    from service.models import DeadlineRow
+    from service.texts import clock
+
+    service = banshabot.service
+    scheduler = clean
+    t = await running_game(service)
+    await day_two(service, t)
+    await close_day(service, t)
+    await quiet_night(service, t, kill="菠萝", slander="果果")
+    await director(app, "开门 12-01 23:30",
+                   "【开门公告，可直接粘贴到论坛】\n[b]开门，第3天（放逐投票）[/b]\n\n"
+                   "[b]第3天[/b]\n前一天投票出局：无\n昨晚出局：10号 菠萝\n当日警长：2号 橘子",
+                   "已执行。 本日关门时间：12-01 23:30")
+    row = await DeadlineRow.get(key="公示:诽谤:day3")
+    assert clock(row.due_at) == "12-01 22:30"
+    when, _ = scheduler.jobs[f"deadline:{row.id}"]
+    assert clock(when) == "12-01 22:30"
+    async with chat(app) as (ctx, bot):  # 22:30: the scheduler runs the time limit
+        says(ctx, DIRECTOR, "【可公示】乌鸦诽谤的角色：1号 果果（今天放逐投票多计一票）")
+        says(ctx, DIRECTOR, "时限已到：公示<公示被诽谤的角色>，按规则处理")
+        await scheduler.run(f"deadline:{row.id}")
+
+
+async def test_without_a_closing_time_the_slander_is_left_to_the_director(app: App, banshabot):
+    service = banshabot.service
+    t = await running_game(service)
+    await day_two(service, t)
+    await close_day(service, t)
+    await quiet_night(service, t, kill="菠萝", slander="果果")
+    await drain()
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(DIRECTOR, "开门"))
+        says(ctx, DIRECTOR, "【开门公告，可直接粘贴到论坛】\n[b]开门，第3天（放逐投票）[/b]\n\n"
+                            "[b]第3天[/b]\n前一天投票出局：无\n昨晚出局：10号 菠萝\n当日警长：2号 橘子")
+        says(ctx, DIRECTOR, "已执行。")
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(DIRECTOR, "关门"))
+        says(ctx, DIRECTOR, "【可公示】关门，第3夜开始")
+        posts(ctx, GROUP, pack_night(3))
+        says(ctx, DIRECTOR, "时限开始：果果、橘子、香蕉、葡萄<杀人>，截止 12-01 21:00")
+        says(ctx, QQ["柠檬"], "第3夜：狼群行动后你会收到<通灵>反馈，之后30分钟内决定是否使用药。")
+        for name, skill in (("西瓜", "预言"), ("草莓", "诽谤"), ("芒果", "最后的守护")):
+            says(ctx, DIRECTOR, f"时限开始：{name}<{skill}>，截止 12-01 21:00")
+            says(ctx, QQ[name], f"第3夜：你可以发动<{skill}>，关门后1小时内有效；不发动请发送“放弃”。")
+        says(ctx, DIRECTOR, "未设定关门时间，<公示被诽谤的角色>未能按时进行，请导演处理")
+        says(ctx, DIRECTOR, "已执行。")
+
+
+async def test_the_draft_announcement_comes_as_soon_as_the_night_is_settled(app: App, banshabot):
+    from bot_helpers import act
+
+    service = banshabot.service
+    t = await running_game(service)
+    await night_one(service, t)
+    await act(service, t, "果果", "杀人", "菠萝")
+    for name in ("柠檬", "草莓", "芒果"):
+        await act(service, t, name, "放弃")
+    async with chat(app) as (ctx, bot):  # the last action of the night is in: it settles at once
+        ctx.receive_event(bot, private(QQ["西瓜"], "预言 2"))
+        says(ctx, QQ["西瓜"], "预言结果：2号 橘子 是<非村民阵营>")
+        says(ctx, DIRECTOR, "已发给 5号 西瓜 的反馈：预言结果：2号 橘子 是<非村民阵营>")
+        says(ctx, DIRECTOR, "5号 西瓜：预言 2")
+        says(ctx, DIRECTOR, "10号 菠萝 出局（杀人）")
+        says(ctx, DIRECTOR, "夜晚已结算，开门公告草稿：昨晚出局：菠萝")
+    assert t.game.night.resolved
+
+
+# --- 竞选 / 投票 ----------------------------------------------------------------------------------------
+async def test_votes_from_pasted_forum_posts(app: App, banshabot):
+    service = banshabot.service
+    t = await running_game(service)
+    await night_one(service, t)
+    await quiet_night(service, t)
+    await director(app, "开门", "【可公示】开门，第1天（警长竞选）", "已执行。")
+    election = (
+        "竞选\n"
+        "3楼 果果\n投票对象：橘子\n投票理由：发言好\n"
+        "4楼 西瓜\n投票对象：西瓜\n投票理由：我是预言家\n"
+        "5楼 柠檬\n投票对象：西瓜\n"  # no 投票理由: void
+        "6楼 草莓\n投票对象: 西瓜  投票理由: 跟预言家\n"  # half-width, one line: fine
+        "7楼 芒果\n我投西瓜\n"  # not the format: void
+        "8楼 桃子\n投票对象：弃权\n投票理由：再听听\n"
+    )
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(DIRECTOR, election))
+        says(ctx, QQ["西瓜"], "你当选了警长。")
+        says(ctx, DIRECTOR, "【开门公告，可直接粘贴到论坛】\n"
+                            "[b]第1天警长竞选结果：橘子 1票，西瓜 2票。西瓜 当选警长[/b]\n\n"
+                            "[b]第1天[/b]\n前一天投票出局：无\n昨晚出局：无人出局（平安夜）\n当日警长：5号 西瓜")
+        says(ctx, DIRECTOR, "计票完成：橘子 1票，西瓜 2票；结果：西瓜\n"
+                            "无效：柠檬：缺少“投票理由：”，格式有误，此票无效\n"
+                            "无效：芒果：没有“投票对象：”，格式有误，此帖无效")
+    await director(app, election, "未计票：今天的警长竞选已经统计过\n"
+                                  "无效：柠檬：缺少“投票理由：”，格式有误，此票无效\n"
+                                  "无效：芒果：没有“投票对象：”，格式有误，此帖无效")
+    await director(app, "开门", "【可公示】开门，第2天（放逐投票）", "已执行。")
+    exile = (
+        "投票\n"
+        "10楼 果果\n投票对象：菠萝\n投票理由：划水\n"
+        "11楼 西瓜\n投票对象：果果\n投票理由：查杀\n"
+        "12楼 果果\n改票对象：西瓜\n改票理由：悍跳\n"
+        "13楼 果果\n改票对象：菠萝\n改票理由：再改\n"  # a second change is void
+        "14楼 橘子\n投票对象：西瓜\n投票理由：跟\n"
+        "15楼 橘子\n投票对象：果果\n投票理由：重复\n"  # a second vote is void
+        "16楼 菠萝\n投票对象：路人甲\n投票理由：？\n"  # not a character of the game
+    )
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(DIRECTOR, exile))
+        # the sheriff's vote counts 1.5
+        says(ctx, DIRECTOR, "【可公示】第2天放逐投票结果：西瓜 2票，果果 1.5票。西瓜 出局")
+        says(ctx, DIRECTOR, "5号 西瓜 出局（投票）")
+        # the sheriff went out: he is asked at once to hand over the badge
+        says(ctx, QQ["西瓜"], "你已出局，可以<殉职>：发送“殉职 座位号”移交警徽，或“殉职 撕”撕毁警徽（关门后30分钟内有效）。")
+        says(ctx, DIRECTOR, "等待 5号 西瓜 发动<殉职>")
+        says(ctx, DIRECTOR, "【可公示】放逐投票：5号 西瓜 出局")
+        says(ctx, QQ["西瓜"], "你已出局，可以留下遗言：发送“遗言 内容”（可多行），下一个白天开始前有效。遗言中禁止使用Discuz!代码。")
+        says(ctx, DIRECTOR, "计票完成：西瓜 2票，果果 1.5票；结果：西瓜\n"
+                            "无效：果果：改票只允许一次，第二次改票无效\n"
+                            "无效：橘子：重复投票，以第一次为准（改票请使用“改票对象：”）\n"
+                            "无效：菠萝：投票对象“路人甲”不是本局角色，此票无效")
+
+
+async def test_votes_as_a_compact_list(app: App, banshabot):
+    service = banshabot.service
+    t = await running_game(service)
+    await day_two(service, t, kill="龙眼")
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(DIRECTOR, "投票 果果:菠萝 橘子:菠萝 西瓜:果果 柠檬:果果 草莓:弃权 龙眼:果果 路人:果果 菠萝:路人"))
+        # 橘子 is the sheriff (1.5); 龙眼 went out in the night: his ballot is void
+        says(ctx, DIRECTOR, "【可公示】第2天放逐投票结果：菠萝 2.5票，果果 2票。菠萝 出局")
+        says(ctx, DIRECTOR, "10号 菠萝 出局（投票）")
+        says(ctx, DIRECTOR, "【可公示】放逐投票：10号 菠萝 出局")
+        says(ctx, QQ["菠萝"], "你已出局，可以留下遗言：发送“遗言 内容”（可多行），下一个白天开始前有效。遗言中禁止使用Discuz!代码。")
+        says(ctx, DIRECTOR, "注意：龙眼 的票无效：龙眼 已出局，不能投票")
+        says(ctx, DIRECTOR, "计票完成：菠萝 2.5票，果果 2票；结果：菠萝\n"
+                            "无效：“路人”不是本局角色，此票无效\n"
+                            "无效：菠萝：投票对象“路人”不是本局角色，此票无效")
+    await director(app, "投票 看不懂", "没有读到票。请按“投票人:投票对象”书写，多张票用空格或换行分隔，如“果果:橘子 橘子:弃权”。")
+
+
+# --- 发牌 ---------------------------------------------------------------------------------------------
+async def test_cards(app: App, banshabot):
+    service = banshabot.service
+    t = await running_game(service)
+    await night_one(service, t)
+    await director(app, "发牌 绿牌 菠萝", "请发送“发牌 蓝牌|黄牌|红牌 角色名”")
+    await director(app, "发牌 黄牌", "请发送“发牌 蓝牌|黄牌|红牌 角色名”")
+    await director(app, "发牌 黄牌 路人", "未执行：没有找到角色「路人」，请发送座位号或角色名")
+    await director(app, "发牌 黄牌 菠萝", "10号 菠萝 获得黄牌", "已执行。")
+    await director(app, "发牌 蓝牌 10", "10号 菠萝 获得蓝牌", "已执行。")
+    await director(app, "状态", "\n".join(
+        ["#1 [M131]粽子", "阶段：第1夜；警长：无"] + status_lines(cards={"菠萝": "蓝牌1黄牌1"})
+        + ["等待行动：狼群<杀人>、柠檬<女巫>、西瓜<预言>、草莓<诽谤>、芒果<最后的守护>"] + NIGHT_ONE_DEADLINES))
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(DIRECTOR, "发牌 红牌 菠萝"))
+        says(ctx, DIRECTOR, "10号 菠萝 获得红牌")
+        says(ctx, DIRECTOR, "10号 菠萝 出局（红牌）")
+        says(ctx, DIRECTOR, "【可公示】红牌罚下：10号 菠萝 出局")
+        says(ctx, DIRECTOR, "村民阵营累计红牌 1 张；导演可决定是否判负该阵营")
+        says(ctx, DIRECTOR, "已执行。")
+    assert not t.game.state.player("菠萝").alive
+
+
+# --- 替补 ---------------------------------------------------------------------------------------------
+async def test_substitute_takes_over_a_character(app: App, banshabot):
+    service = banshabot.service
+    t = await running_game(service)
+    await night_one(service, t)
+    await director(app, "替补 果果", "请发送“替补 角色名 新QQ号”")
+    await director(app, "替补 路人 30001", "没有角色“路人”")
+    await director(app, "替补 果果 20003", "QQ 20003 已经在本局游戏中")
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(DIRECTOR, "替补 果果 30001"))
+        says(ctx, 20001, "你的角色 果果 已由替补接手，你不再能以该角色行动。")
+        says(ctx, 30001, "你作为替补接手了本局角色。\n" + brief("果果"))
+        kicks(ctx, GROUP, 20001)  # the old QQ loses its team group seat
+        says(ctx, 30001, f"你属于【狼群】，成员：2号 橘子、3号 香蕉、4号 葡萄、1号 果果。请申请加入QQ群 {GROUP}，我会通过你的申请。")
+        posts(ctx, GROUP, "【狼群】成员：2号 橘子、3号 香蕉、4号 葡萄、1号 果果")
+        says(ctx, DIRECTOR, "1号 果果 由 30001 接手（原 20001）。")
+    await director(app, "替补 果果 30002", "每名角色仅限更换一次替补")
+
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(20001, "刀 5"))  # the old QQ: a stranger now
+        says(ctx, 20001, STRANGER_TEXT)
+        ctx.receive_event(bot, in_group(GROUP, 20001, "刀 5"))  # ignored in the group
+        ctx.receive_event(bot, private(30001, "状态"))  # the new QQ plays 果果
+        says(ctx, 30001, "第1夜。你是 1号 果果，存活。\n座位：" + "、".join(
+            f"{i}号{n}" for i, (n, _, _) in enumerate(PLAYERS, 1)) + "\n警长：无")
+    assert "杀人" not in t.game.night.actions
+
+
+# --- 协助 ---------------------------------------------------------------------------------------------
+async def test_co_director_runs_the_game(app: App, banshabot):
+    service = banshabot.service
+    t = await running_game(service)
+    await director(app, "协助 小王", "请发送“协助 QQ号”")
+    async with chat(app) as (ctx, bot):  # before being added: a stranger
+        ctx.receive_event(bot, private(CO_DIRECTOR, "状态"))
+        says(ctx, CO_DIRECTOR, STRANGER_TEXT)
+    await director(app, f"协助 {CO_DIRECTOR}", f"{CO_DIRECTOR} 已成为 #1 的协助导演。")
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(CO_DIRECTOR, "关门"))
+        for qq in (DIRECTOR, CO_DIRECTOR):  # every director hears what the game tells directors
+            says(ctx, qq, "【可公示】关门，第1夜开始")
+        posts(ctx, GROUP, pack_night(1))
+        for qq in (DIRECTOR, CO_DIRECTOR):
+            says(ctx, qq, "时限开始：果果、橘子、香蕉、葡萄<杀人>，截止 12-01 21:00")
+        says(ctx, QQ["柠檬"], "第1夜：狼群行动后你会收到<通灵>反馈，之后30分钟内决定是否使用药。")
+        for name, skill in (("西瓜", "预言"), ("草莓", "诽谤"), ("芒果", "最后的守护")):
+            for qq in (DIRECTOR, CO_DIRECTOR):
+                says(ctx, qq, f"时限开始：{name}<{skill}>，截止 12-01 21:00")
+            says(ctx, QQ[name], f"第1夜：你可以发动<{skill}>，关门后1小时内有效；不发动请发送“放弃”。")
+        says(ctx, CO_DIRECTOR, "已执行。")
+    assert t.game.state.phase == "night"
+
+
+# --- 状态 ---------------------------------------------------------------------------------------------
+async def test_status_at_night_shows_who_is_awaited_and_until_when(app: App, banshabot):
+    service = banshabot.service
+    t = await running_game(service)
+    await night_one(service, t)
+    from bot_helpers import act
+
+    await act(service, t, "果果", "杀人", "菠萝")
+    await act(service, t, "西瓜", "预言", "1")
+    await director(app, "状态", "\n".join(
+        ["#1 [M131]粽子", "阶段：第1夜；警长：无"] + status_lines()
+        + ["等待行动：柠檬<女巫>、草莓<诽谤>、芒果<最后的守护>",
+           "时限：诽谤（night1:诽谤:草莓）截止 12-01 21:00",
+           "时限：最后的守护（night1:最后的守护:芒果）截止 12-01 21:00",
+           "时限：女巫（night1:女巫:柠檬）截止 12-01 20:30"]))
+
+
+# --- 代 -----------------------------------------------------------------------------------------------
+async def test_proxy_acts_for_a_player(app: App, banshabot):
+    service = banshabot.service
+    t = await running_game(service)
+    await night_one(service, t)
+    await director(app, "代 西瓜", "请发送“代 角色名 技能 [目标]”")
+    await director(app, "代 路人 预言 1", "没有角色“路人”")
+    await director(app, "代 西瓜 状态", "代行动只接受技能、放弃、遗言、投降")
+    await director(app, "代 西瓜 飞 1", "不认识“飞”。请发送“技能 目标”（如“预言 3”或“预言 果果”），或发送“帮助”。")
+    await director(app, "代 菠萝 预言 1", "未执行：菠萝 的身份没有<预言>")
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(DIRECTOR, "代 5 预言 1"))
+        says(ctx, QQ["西瓜"], "预言结果：1号 果果 是<非村民阵营>")
+        says(ctx, DIRECTOR, "已发给 5号 西瓜 的反馈：预言结果：1号 果果 是<非村民阵营>")
+        says(ctx, DIRECTOR, "5号 西瓜：预言 1")
+        says(ctx, DIRECTOR, "已执行。")
+    async with chat(app) as (ctx, bot):  # the pack's pending kill, sent for it by the director
+        ctx.receive_event(bot, private(DIRECTOR, "代 葡萄 刀 菠萝"))
+        posts(ctx, GROUP, "葡萄 提交了今晚的指杀：10号 菠萝。已确认，不能更改。")
+        says(ctx, DIRECTOR, "4号 葡萄：杀人 菠萝")
+        says(ctx, QQ["柠檬"], "通灵：今晚被指杀的角色是 菠萝。")
+        says(ctx, DIRECTOR, "已发给 6号 柠檬 的反馈：通灵：今晚被指杀的角色是 菠萝。")
+        says(ctx, QQ["柠檬"], "请在30分钟内决定：救药 座位号 / 毒药 座位号 / 放弃。")
+        says(ctx, DIRECTOR, "时限开始：柠檬<女巫>，截止 12-01 20:30")
+        says(ctx, DIRECTOR, "已执行。")
+
+
+# --- 超时 / 结算 ----------------------------------------------------------------------------------------
+async def test_timeout_lets_a_players_limit_pass(app: App, banshabot, clean):
+    service = banshabot.service
+    scheduler = clean
+    t = await running_game(service)
+    await night_one(service, t)
+    assert any(job.startswith("deadline:") for job in scheduler.jobs)
+    await director(app, "超时 菠萝", "“菠萝”没有进行中的时限")
+    await director(app, "超时 草莓", "已按时限到期处理：night1:诽谤:草莓")
+    assert t.game.decided("草莓", "诽谤")
+    await director(app, "结算", "未执行：还有行动未收齐：狼群<杀人>、柠檬<女巫>、西瓜<预言>、芒果<最后的守护>")
+
+
+async def test_a_missed_time_limit_is_reported_and_settled(app: App, banshabot, clean):
+    from service.models import DeadlineRow
+
+    service = banshabot.service
+    scheduler = clean
+    t = await running_game(service)
+    await night_one(service, t)
+    row = await DeadlineRow.get(key="night1:预言:西瓜")
+    async with chat(app) as (ctx, bot):  # 21:00: the seer never wrote
+        says(ctx, DIRECTOR, "时限已到：西瓜<预言>，按规则处理")
+        await scheduler.run(f"deadline:{row.id}")
+    assert t.game.decided("西瓜", "预言")
+    await row.refresh_from_db()
+    assert row.done
+    await director(app, "超时 西瓜", "“西瓜”没有进行中的时限")
+
+
+async def test_time_limits_run_through_apscheduler():
+    """The plugin's scheduler really runs a time limit at its time, and at once one whose time
+    passed while the bot was down ("ones that passed while the bot was down fire at once")."""
+    import asyncio
+    from datetime import datetime, timedelta, timezone
+
+    from plugins.banshabot.runtime import AsyncScheduler
+
+    ran: list[str] = []
+
+    async def record(name: str) -> None:
+        ran.append(name)
+
+    scheduler = AsyncScheduler()
+    now = datetime.now(timezone.utc)
+    # jobs as the service hands them over: a plain callable that returns the coroutine to await
+    scheduler.at("test:soon", now + timedelta(seconds=0.1), lambda: record("soon"))
+    scheduler.at("test:missed", now - timedelta(hours=2), lambda: record("missed"))
+    scheduler.at("test:cancelled", now + timedelta(seconds=0.1), lambda: record("cancelled"))
+    scheduler.cancel("test:cancelled")
+    scheduler.cancel("test:unknown")  # nothing to cancel: no error
+    for _ in range(100):
+        if len(ran) == 2:
+            break
+        await asyncio.sleep(0.02)
+    await asyncio.sleep(0.1)
+    assert sorted(ran) == ["missed", "soon"]
+
+
+# --- 日志 ---------------------------------------------------------------------------------------------
+async def test_log_lists_the_seed_and_every_command(app: App, banshabot):
+    from bot_helpers import act
+
+    service = banshabot.service
+    t = await running_game(service)
+    await night_one(service, t)
+    await act(service, t, "果果", "杀人", "菠萝")
+    seats = [f"{i}号 {n} {qq} {role}" for i, (n, qq, role) in enumerate(PLAYERS, 1)]
+    await director(app, "日志", "\n".join(
+        [f"#1 [M131]粽子（M131）种子：{t.row.seed}"] + seats
+        + ["12-01 20:00 [test] 桃子 认亲 西瓜",
+           "12-01 20:00 [director:10000] 关门",
+           "12-01 20:00 [test] 果果 杀人 菠萝"]))
+
+
+# --- 判负 ---------------------------------------------------------------------------------------------
+async def test_faction_loss_ends_the_game(app: App, banshabot):
+    service = banshabot.service
+    t = await running_game(service, pool=False)
+    await night_one(service, t)
+    await director(app, "判负 外星人阵营", "未执行：本局没有外星人阵营")
+    await director(app, "判负 狼人阵营",
+                   "狼人阵营判负",
+                   "游戏结束。发送“日志”获取完整的游戏记录（树洞）。",
+                   "【可公示】游戏结束，村民阵营获胜",
+                   "已执行。")
+    await director(app, "判负 村民阵营", "未执行：游戏已经结束")
+    seats = [f"{i}号 {n} {qq} {role}" for i, (n, qq, role) in enumerate(PLAYERS, 1)]
+    await director(app, "日志", "\n".join(
+        [f"#1 [M131]粽子（M131）种子：{t.row.seed}"] + seats
+        + ["12-01 20:00 [test] 桃子 认亲 西瓜",
+           "12-01 20:00 [director:10000] 关门",
+           "12-01 20:00 [director:10000] 判负 狼人阵营",
+           "结果：村民阵营获胜"]))
+    await director(app, "游戏", "#1 [M131]粽子（M131，over）")
+
+
+# --- 群池 ---------------------------------------------------------------------------------------------
+async def test_group_pool(app: App):
+    await director(app, "群池", "群池：\n（空）")
+    await director(app, "群池 添加 九零零", "请发送“群池”、“群池 添加 群号 [原群名]”或“群池 移除 群号”")
+    await director(app, f"群池 添加 {GROUP} {GROUP_NAME}", f"群 {GROUP} 已加入群池。请确认我是该群的群主或管理员。")
+    await director(app, f"群池 添加 {GROUP}", f"群 {GROUP} 已经在群池中")
+    await director(app, "群池 添加 900002", "群 900002 已加入群池。请确认我是该群的群主或管理员。")
+    await director(app, "群池", f"群池：\n{GROUP} {GROUP_NAME} 空闲\n900002  空闲")
+    await director(app, "群池 移除 900002", "群 900002 已移出群池")
+    await director(app, "群池 移除 900002", "群 900002 不在群池中")
+    await director(app, "群池", f"群池：\n{GROUP} {GROUP_NAME} 空闲")
+    async with chat(app) as (ctx, bot):  # not a director's
+        ctx.receive_event(bot, private(STRANGER, f"群池 移除 {GROUP}"))
+        says(ctx, STRANGER, STRANGER_TEXT)
+    await director(app, "群池", f"群池：\n{GROUP} {GROUP_NAME} 空闲")
+
+
+async def test_a_group_in_use_stays_in_the_pool(app: App, banshabot):
+    await running_game(banshabot.service)
+    await director(app, f"群池 移除 {GROUP}", f"群 {GROUP} 正在被一局游戏使用，不能移出")
+    await director(app, "群池", f"群池：\n{GROUP} {GROUP_NAME} 使用中")
+
+
+# --- a message seen twice ------------------------------------------------------------------------------
+async def test_a_director_command_seen_twice_is_carried_out_once(app: App, banshabot):
+    """"a message event seen twice (same message id) is handled once": OneBot may deliver an event
+    again (a reconnect); a card must not be given twice."""
+    service = banshabot.service
+    t = await running_game(service)
+    await night_one(service, t)
+    await director(app, "发牌 蓝牌 菠萝", "10号 菠萝 获得蓝牌", "已执行。", message_id=4242)
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(DIRECTOR, "发牌 蓝牌 菠萝", 4242))  # the same event again: nothing
+    assert t.game.state.player("菠萝").cards["蓝牌"] == 1

@@ -1,0 +1,324 @@
+"""Team groups and delivery, through NoneBot: the pack's kill sent and confirmed in its group,
+non-members ignored, join requests, strangers removed, relay when no group is free, the group given
+back at the end, and an outbox that keeps what OneBot refused and sends it later, in order.
+"""
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from nonebot.adapters.onebot.v11 import ActionFailed
+from nonebug import App
+
+from bot_helpers import (
+    BOT_ID,
+    DIRECTOR,
+    GROUP,
+    GROUP_NAME,
+    PLAYERS,
+    QQ,
+    STRANGER,
+    WOLVES,
+    brief,
+    chat,
+    connect,
+    director_does,
+    drain,
+    friend_request,
+    in_group,
+    join_request,
+    joined,
+    kicks,
+    night_one,
+    posts,
+    private,
+    renames,
+    running_game,
+    says,
+    says_with,
+)
+
+pytestmark = pytest.mark.usefixtures("clean")
+
+REJECT = "此群仅限本局队伍成员加入"
+
+
+def tongling(ctx, name: str | None) -> None:
+    """The witch's 通灵 and what follows it, the moment the pack's kill is in."""
+    seen = name or "无人"
+    says(ctx, QQ["柠檬"], f"通灵：今晚被指杀的角色是 {seen}。")
+    says(ctx, DIRECTOR, f"已发给 6号 柠檬 的反馈：通灵：今晚被指杀的角色是 {seen}。")
+    says(ctx, QQ["柠檬"], "请在30分钟内决定：救药 座位号 / 毒药 座位号 / 放弃。")
+    says(ctx, DIRECTOR, "时限开始：柠檬<女巫>，截止 12-01 20:30")
+
+
+# --- the pack's kill in its group -------------------------------------------------------------------------
+async def test_a_members_kill_in_the_group_is_confirmed_there(app: App, banshabot):
+    t = await running_game(banshabot.service)
+    await night_one(banshabot.service, t)
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, in_group(GROUP, QQ["葡萄"], "杀人 5"))  # 感染白痴 shares the pack's kill
+        posts(ctx, GROUP, "葡萄 提交了今晚的指杀：5号 西瓜。已确认，不能更改。")
+        says(ctx, DIRECTOR, "4号 葡萄：杀人 5")
+        tongling(ctx, "西瓜")
+    async with chat(app) as (ctx, bot):  # a second kill: refused in the group, with the reason
+        ctx.receive_event(bot, in_group(GROUP, QQ["香蕉"], "刀 7"))
+        posts(ctx, GROUP, "未执行：狼群今晚已经发动过<杀人>（目标 西瓜），不能更改")
+    assert t.game.night.actions["杀人"] == ("葡萄", "西瓜")
+
+
+async def test_the_pack_can_pass_in_the_group(app: App, banshabot):
+    t = await running_game(banshabot.service)
+    await night_one(banshabot.service, t)
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, in_group(GROUP, QQ["果果"], "杀人 空"))
+        posts(ctx, GROUP, "果果 代表狼群放弃了今晚的<杀人>。已确认，不能更改。")
+        says(ctx, DIRECTOR, "1号 果果：杀人")
+        tongling(ctx, None)
+
+
+async def test_a_dead_members_kill_is_refused_in_the_group(app: App, banshabot):
+    from engine import Card
+
+    service = banshabot.service
+    t = await running_game(service)
+    await night_one(service, t)
+    await director_does(service, t, Card("红牌", "香蕉"))
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, in_group(GROUP, QQ["香蕉"], "刀 5"))
+        posts(ctx, GROUP, "未执行：香蕉 已出局，不能发动技能")
+
+
+async def test_non_members_and_chat_in_the_group_are_ignored(app: App, banshabot):
+    t = await running_game(banshabot.service)
+    await night_one(banshabot.service, t)
+    async with chat(app) as (ctx, bot):  # no OneBot call at all for any of these
+        ctx.receive_event(bot, in_group(GROUP, QQ["西瓜"], "刀 1"))  # a player of the game, not of the pack
+        ctx.receive_event(bot, in_group(GROUP, STRANGER, "杀人 5"))  # a stranger who got in
+        ctx.receive_event(bot, in_group(GROUP, QQ["果果"], "今晚刀谁？"))  # the pack's own chat
+        ctx.receive_event(bot, in_group(GROUP, QQ["果果"], "帮助"))
+        ctx.receive_event(bot, in_group(900002, QQ["果果"], "杀人 5"))  # a group the game does not hold
+    assert "杀人" not in t.game.night.actions
+
+
+async def test_a_group_message_seen_twice_is_handled_once(app: App, banshabot):
+    t = await running_game(banshabot.service)
+    await night_one(banshabot.service, t)
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, in_group(GROUP, QQ["果果"], "杀人 5", 8001))
+        posts(ctx, GROUP, "果果 提交了今晚的指杀：5号 西瓜。已确认，不能更改。")
+        says(ctx, DIRECTOR, "1号 果果：杀人 5")
+        tongling(ctx, "西瓜")
+        ctx.receive_event(bot, in_group(GROUP, QQ["果果"], "杀人 5", 8001))  # again: nothing, not even a refusal
+
+
+# --- who gets in ---------------------------------------------------------------------------------------
+async def test_join_requests_approved_for_members_only(app: App, banshabot):
+    await running_game(banshabot.service)
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, join_request(GROUP, QQ["橘子"], "flag-1"))
+        ctx.should_call_api("set_group_add_request", {"flag": "flag-1", "sub_type": "add", "approve": True}, result=None)
+        ctx.receive_event(bot, join_request(GROUP, QQ["西瓜"], "flag-2"))  # in the game, not in the pack
+        ctx.should_call_api("set_group_add_request", {"flag": "flag-2", "sub_type": "add", "approve": False, "reason": REJECT}, result=None)
+        ctx.receive_event(bot, join_request(GROUP, STRANGER, "flag-3"))
+        ctx.should_call_api("set_group_add_request", {"flag": "flag-3", "sub_type": "add", "approve": False, "reason": REJECT}, result=None)
+        ctx.receive_event(bot, join_request(900002, STRANGER, "flag-4"))  # not a team group: left alone
+
+
+async def test_friend_requests_are_approved(app: App):
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, friend_request(QQ["西瓜"], "friend-1"))
+        ctx.should_call_api("set_friend_add_request", {"flag": "friend-1", "approve": True}, result=None)
+
+
+async def test_strangers_who_get_into_the_group_are_removed(app: App, banshabot):
+    await running_game(banshabot.service)
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, joined(GROUP, QQ["橘子"]))  # a member: welcome
+        ctx.receive_event(bot, joined(GROUP, int(BOT_ID)))  # the bot itself
+        ctx.receive_event(bot, joined(GROUP, STRANGER))
+        kicks(ctx, GROUP, STRANGER)
+        ctx.receive_event(bot, joined(GROUP, QQ["西瓜"]))
+        kicks(ctx, GROUP, QQ["西瓜"])
+        ctx.receive_event(bot, joined(900002, STRANGER))  # not a team group: none of the bot's business
+
+
+async def test_a_replaced_player_is_removed_and_kept_out(app: App, banshabot):
+    from service import director as directing
+
+    service = banshabot.service
+    t = await running_game(service)
+    await night_one(service, t)
+
+    async def no_friends() -> set[str]:
+        return set()
+
+    await directing.handle(service, str(DIRECTOR), "替补 果果 30001", no_friends)
+    sent = await drain()
+    assert ("set_group_kick", {"group_id": GROUP, "user_id": 20001, "reject_add_request": False}) in sent
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, in_group(GROUP, 20001, "杀人 5"))  # ignored
+        ctx.receive_event(bot, join_request(GROUP, 20001, "flag-old"))
+        ctx.should_call_api("set_group_add_request", {"flag": "flag-old", "sub_type": "add", "approve": False, "reason": REJECT}, result=None)
+        ctx.receive_event(bot, join_request(GROUP, 30001, "flag-new"))
+        ctx.should_call_api("set_group_add_request", {"flag": "flag-new", "sub_type": "add", "approve": True}, result=None)
+        ctx.receive_event(bot, joined(GROUP, 20001))
+        kicks(ctx, GROUP, 20001)
+        ctx.receive_event(bot, in_group(GROUP, 30001, "杀人 5"))
+        posts(ctx, GROUP, "果果 提交了今晚的指杀：5号 西瓜。已确认，不能更改。")
+        says(ctx, DIRECTOR, "1号 果果：杀人 5")
+        tongling(ctx, "西瓜")
+
+
+# --- no group free: relay -------------------------------------------------------------------------------
+async def test_without_a_free_group_the_team_works_by_relay(app: App, banshabot):
+    service = banshabot.service
+    row = await service.create(str(DIRECTOR), "M131", "")
+    t = await service.table(row.id)
+    await service.set_roster(t, [(name, str(qq)) for name, qq, _ in PLAYERS])
+    await service.assign(t, [(name, role) for name, _, role in PLAYERS])
+    await drain()
+    team = "1号 果果、2号 橘子、3号 香蕉、4号 葡萄"
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(DIRECTOR, "开始"))
+        for name, qq, _ in PLAYERS:
+            says(ctx, qq, brief(name))
+        for name in WOLVES:  # no set_group_name: the pool is empty
+            says(ctx, QQ[name], f"你属于【狼群】，成员：{team}。目前没有空闲的QQ群：私聊我的非指令消息会由我转发给队友。")
+        says(ctx, DIRECTOR, "游戏已开始，每名玩家都已收到身份。开局技能（如认亲）收齐后，发送“关门”进入第一个夜晚。")
+    from engine import Act
+
+    await service.submit(t, Act(by="桃子", skill="认亲", target="西瓜"), source="test")
+    await night_one(service, t)
+
+    async with chat(app) as (ctx, bot):  # a member's chat goes to the other members, as he wrote it
+        ctx.receive_event(bot, private(QQ["香蕉"], "今晚刀谁？\n我觉得5号像预言家"))
+        for name in ("果果", "橘子", "葡萄"):
+            says(ctx, QQ[name], "[狼群] 香蕉：今晚刀谁？\n我觉得5号像预言家")
+    async with chat(app) as (ctx, bot):  # a command is a command, not chat: the team's messages go to each member
+        ctx.receive_event(bot, private(QQ["橘子"], "刀 5"))
+        for name in WOLVES:
+            says(ctx, QQ[name], "橘子 提交了今晚的指杀：5号 西瓜。已确认，不能更改。")
+        says(ctx, DIRECTOR, "2号 橘子：杀人 5")
+        tongling(ctx, "西瓜")
+    async with chat(app) as (ctx, bot):  # not in the pack: not relayed, told what to send
+        ctx.receive_event(bot, private(QQ["西瓜"], "今晚刀谁？"))
+        says(ctx, QQ["西瓜"], "不认识“今晚刀谁？”。请发送“技能 目标”（如“预言 3”或“预言 果果”），或发送“帮助”。")
+
+
+async def test_in_relay_the_pack_is_not_told_to_use_a_group(app: App, banshabot):
+    """With no group, "在群里发送" sends the wolves looking for a group that does not exist: each
+    is told privately that the pack can kill tonight, and nothing about a group."""
+    service = banshabot.service
+    await running_game(service, pool=False)
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(DIRECTOR, "关门"))
+        says(ctx, DIRECTOR, "【可公示】关门，第1夜开始")
+        for name in WOLVES:
+            says_with(ctx, QQ[name], "第1夜", "杀人", lacks=("在群里", "群里发送"))
+        says(ctx, DIRECTOR, "时限开始：果果、橘子、香蕉、葡萄<杀人>，截止 12-01 21:00")
+        says(ctx, QQ["柠檬"], "第1夜：狼群行动后你会收到<通灵>反馈，之后30分钟内决定是否使用药。")
+        for name, skill in (("西瓜", "预言"), ("草莓", "诽谤"), ("芒果", "最后的守护")):
+            says(ctx, DIRECTOR, f"时限开始：{name}<{skill}>，截止 12-01 21:00")
+            says(ctx, QQ[name], f"第1夜：你可以发动<{skill}>，关门后1小时内有效；不发动请发送“放弃”。")
+        says(ctx, DIRECTOR, "已执行。")
+
+
+# --- the end of the game ----------------------------------------------------------------------------------
+async def test_at_the_end_the_group_is_emptied_renamed_and_returned(app: App, banshabot):
+    from service import director as directing
+
+    service = banshabot.service
+    t = await running_game(service)
+    await night_one(service, t)
+
+    async def no_friends() -> set[str]:
+        return set()
+
+    await directing.handle(service, str(DIRECTOR), "替补 果果 30001", no_friends)
+    await drain()
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(DIRECTOR, "判负 狼人阵营"))
+        says(ctx, DIRECTOR, "狼人阵营判负")
+        says(ctx, DIRECTOR, "游戏结束。发送“日志”获取完整的游戏记录（树洞）。")
+        for qq in (20001, 20002, 20003, 20004, 30001):  # every member, and the one a 替补 replaced
+            kicks(ctx, GROUP, qq)
+        renames(ctx, GROUP, GROUP_NAME)
+        says(ctx, DIRECTOR, "【可公示】游戏结束，村民阵营获胜")
+        says(ctx, DIRECTOR, "已执行。")
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(DIRECTOR, "群池"))
+        says(ctx, DIRECTOR, f"群池：\n{GROUP} {GROUP_NAME} 空闲")
+        ctx.receive_event(bot, in_group(GROUP, QQ["橘子"], "杀人 5"))  # the game is over: nothing
+
+
+# --- delivery ----------------------------------------------------------------------------------------------
+async def test_a_refused_send_stays_queued_and_is_retried_in_order(app: App, banshabot):
+    from service.models import OutboxRow
+
+    t = await running_game(banshabot.service)
+    await night_one(banshabot.service, t)
+    refused = ActionFailed(retcode=1200, status="failed", msg="send failed")
+    result = "预言结果：1号 果果 是<非村民阵营>"
+    status = "第1夜。你是 5号 西瓜，存活。\n座位：" + "、".join(f"{i}号{n}" for i, (n, _, _) in enumerate(PLAYERS, 1)) + "\n警长：无"
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(QQ["西瓜"], "预言 1"))
+        says(ctx, QQ["西瓜"], result, exception=refused)
+        # the others' messages are not held up by it
+        says(ctx, DIRECTOR, f"已发给 5号 西瓜 的反馈：{result}")
+        says(ctx, DIRECTOR, "5号 西瓜：预言 1")
+    waiting = await OutboxRow.filter(sent_at=None)
+    assert [(r.params["user_id"], r.params["text"], r.attempts) for r in waiting] == [(QQ["西瓜"], result, 1)]
+    assert waiting[0].last_error.startswith("ActionFailed")
+
+    async with app.test_matcher() as ctx:
+        says(ctx, QQ["西瓜"], result, exception=refused)  # OneBot connects again: tried first, refused again
+        bot = await connect(ctx)
+        ctx.receive_event(bot, private(QQ["西瓜"], "状态"))
+        says(ctx, QQ["西瓜"], result)  # the next delivery: the old message first, then the reply
+        says(ctx, QQ["西瓜"], status)
+    assert await OutboxRow.filter(sent_at=None).count() == 0
+
+
+async def test_the_retry_job_sends_what_was_refused(app: App, banshabot):
+    from nonebot_plugin_apscheduler import scheduler
+
+    from service.models import OutboxRow
+
+    service = banshabot.service
+    job = scheduler.get_job("outbox-retry")  # runs the plugin's flush every banshabot_retry_seconds
+    assert job is not None and (job.func.__module__, job.func.__name__) == ("plugins.banshabot.runtime", "flush")
+    assert job.trigger.interval.total_seconds() == banshabot.config.banshabot_retry_seconds
+    async with app.test_api() as ctx:
+        await connect(ctx)  # nothing queued yet
+        says(ctx, QQ["西瓜"], "第一条", exception=ActionFailed(retcode=1200, status="failed", msg="busy"))
+        await service.queue(("private", str(QQ["西瓜"])), "第一条")
+        await service.queue(("private", str(QQ["西瓜"])), "第二条")
+        await service.delivered()
+        assert await OutboxRow.filter(sent_at=None).count() == 2
+        says(ctx, QQ["西瓜"], "第一条")
+        says(ctx, QQ["西瓜"], "第二条")
+        await job.func()
+    assert await OutboxRow.filter(sent_at=None).count() == 0
+
+
+async def test_what_waits_is_sent_when_onebot_connects_again(app: App, banshabot):
+    from service.models import OutboxRow
+
+    t = await running_game(banshabot.service)
+    await night_one(banshabot.service, t)
+    result = "预言结果：1号 果果 是<非村民阵营>"
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(QQ["西瓜"], "预言 1"))
+        says(ctx, QQ["西瓜"], result, exception=ActionFailed(retcode=1200, status="failed", msg="offline"))
+        says(ctx, DIRECTOR, f"已发给 5号 西瓜 的反馈：{result}")
+        says(ctx, DIRECTOR, "5号 西瓜：预言 1")
+    assert await OutboxRow.filter(sent_at=None).count() == 1
+    async with app.test_api() as ctx:
+        says(ctx, QQ["西瓜"], result)
+        await connect(ctx)  # on connect the bot flushes its outbox
+        for _ in range(100):
+            if ctx.wait_list.empty():
+                break
+            await asyncio.sleep(0.01)
+    assert await OutboxRow.filter(sent_at=None).count() == 0
