@@ -311,4 +311,5 @@ COMMANDS = {
 
 
 async def is_director(service: Service, qq: str) -> bool:
-    return qq in service.superusers or bool(await _mine(qq))
+    """A configured director, or a co-director of a game still being played."""
+    return qq in service.superusers or any(r.status != "over" for r in await _mine(qq))

@@ -88,8 +88,12 @@ class Service:
         return Table(row=row, seats=list(seats), game=game)
 
     # --- the one way a game changes ------------------------------------------------------------------
-    async def submit(self, t: Table, cmd: Command, source: str, reply: Address | None = None, seen: str | None = None) -> Outcome:
-        """Apply a command; store it with its messages and time limits; then deliver."""
+    async def submit(self, t: Table, cmd: Command, source: str, reply: Address | None = None, seen: str | None = None,
+                     notes: list[tuple[Address, str]] = ()) -> Outcome:
+        """Apply a command; store it with its messages and time limits; then deliver.
+
+        `notes`: messages that go out only if the command is accepted, before its consequences.
+        """
         async with t.lock:
             if t.game is None:
                 raise ServiceError("游戏还没有开始")
@@ -106,6 +110,8 @@ class Service:
                     if outcome.ok:
                         seq = await CommandRow.filter(game_id=t.row.id).count()
                         await CommandRow.create(game_id=t.row.id, seq=seq, payload=to_dict(cmd), source=source, at=self.now())
+                        for to, text in notes:
+                            await self.queue(to, text, t.row.id)
                         await self._consequences(t, outcome, before)
                     elif reply:
                         await self.queue(reply, f"未执行：{outcome.error}", t.row.id)
@@ -263,13 +269,13 @@ class Service:
             row.done = True
             await row.save()
             return
-        outcome = await self.submit(t, Timeout(row.key), source="deadline")
-        if outcome.ok:
-            for to in await self.addresses(t, "director"):
-                await self.queue(to, f"时限已到：{'、'.join(row.who) or '公示'}<{row.what}>，按规则处理", t.row.id)
+        notes = []
+        if row.who:  # a player's limit (a publication's own message tells the director enough)
+            notes = [(to, f"时限已到：{'、'.join(row.who)}<{row.what}>，按规则处理") for to in await self.addresses(t, "director")]
+            notes += [(("private", t.seat_of(name).qq), f"<{row.what}>的时限已到，按规则视为放弃。") for name in row.who]
+        await self.submit(t, Timeout(row.key), source="deadline", notes=notes)
         row.done = True
         await row.save()
-        await self.delivered()
 
     async def remind(self, row_id: int, before: int) -> None:
         row = await DeadlineRow.get_or_none(id=row_id)

@@ -319,7 +319,6 @@ async def test_slander_is_published_an_hour_before_the_planned_close(app: App, b
     assert clock(when) == "12-01 22:30"
     async with chat(app) as (ctx, bot):  # 22:30: the scheduler runs the time limit
         says(ctx, DIRECTOR, "【可公示】乌鸦诽谤的角色：1号 果果（今天放逐投票多计一票）")
-        says(ctx, DIRECTOR, "时限已到：公示<公示被诽谤的角色>，按规则处理")
         await scheduler.run(f"deadline:{row.id}")
 
 
@@ -583,6 +582,7 @@ async def test_a_missed_time_limit_is_reported_and_settled(app: App, banshabot, 
     row = await DeadlineRow.get(key="night1:预言:西瓜")
     async with chat(app) as (ctx, bot):  # 21:00: the seer never wrote
         says(ctx, DIRECTOR, "时限已到：西瓜<预言>，按规则处理")
+        says(ctx, QQ["西瓜"], "<预言>的时限已到，按规则视为放弃。")  # the player is told too
         await scheduler.run(f"deadline:{row.id}")
     assert t.game.decided("西瓜", "预言")
     await row.refresh_from_db()
