@@ -52,7 +52,8 @@ async def replaced(service: "Service", t: "Table", name: str, old_qq: str) -> No
             await _remove(service, t, row, old_qq)
             row.members = [m for m in row.members if m != name]
             await row.save()
-            await assign_team(service, t, row.team, [*row.members, name])
+            members = sorted([*row.members, name], key=lambda n: t.seat_of(n).seat)
+            await assign_team(service, t, row.team, members)
 
 
 async def release(service: "Service", t: "Table") -> None:

@@ -39,6 +39,7 @@ async def private(service: Service, qq: str, text: str, key: str) -> None:
             for name in relay.members:
                 if name != seat.name:
                     await service.queue(("private", t.seat_of(name).qq), f"[{relay.team}] {seat.name}：{text}", t.row.id)
+            await service.queue(reply, f"已转发给{relay.team}队友。（这不是指令：行动请发送“技能 目标”）", t.row.id)
         else:
             await service.queue(reply, str(exc), t.row.id)
         await service.delivered()

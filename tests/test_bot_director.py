@@ -475,8 +475,8 @@ async def test_substitute_takes_over_a_character(app: App, banshabot):
         says(ctx, 20001, "你的角色 果果 已由替补接手，你不再能以该角色行动。")
         says(ctx, 30001, "你作为替补接手了本局角色。\n" + brief("果果"))
         kicks(ctx, GROUP, 20001)  # the old QQ loses its team group seat
-        says(ctx, 30001, f"你属于【狼群】，成员：2号 橘子、3号 香蕉、4号 葡萄、1号 果果。请申请加入QQ群 {GROUP}，我会通过你的申请。")
-        posts(ctx, GROUP, "【狼群】成员：2号 橘子、3号 香蕉、4号 葡萄、1号 果果")
+        says(ctx, 30001, f"你属于【狼群】，成员：1号 果果、2号 橘子、3号 香蕉、4号 葡萄。请申请加入QQ群 {GROUP}，我会通过你的申请。")
+        posts(ctx, GROUP, "【狼群】成员：1号 果果、2号 橘子、3号 香蕉、4号 葡萄")
         says(ctx, DIRECTOR, "1号 果果 由 30001 接手（原 20001）。")
     await director(app, "替补 果果 30002", "每名角色仅限更换一次替补")
 

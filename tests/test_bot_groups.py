@@ -195,6 +195,7 @@ async def test_without_a_free_group_the_team_works_by_relay(app: App, banshabot)
         ctx.receive_event(bot, private(QQ["香蕉"], "今晚刀谁？\n我觉得5号像预言家"))
         for name in ("果果", "橘子", "葡萄"):
             says(ctx, QQ[name], "[狼群] 香蕉：今晚刀谁？\n我觉得5号像预言家")
+        says(ctx, QQ["香蕉"], "已转发给狼群队友。（这不是指令：行动请发送“技能 目标”）")
     async with chat(app) as (ctx, bot):  # a command is a command, not chat: the team's messages go to each member
         ctx.receive_event(bot, private(QQ["橘子"], "刀 5"))
         for name in WOLVES:
