@@ -228,6 +228,14 @@ class Game:
                 self.tell(f"player:{name}", "你已出局，可以留下遗言：发送“遗言 内容”（可多行），下一个白天开始前有效。遗言中禁止使用Discuz!代码。")
                 self.emit(DeadlineStart(key, (name,), LAST_WORDS, "open", 0))
 
+    def owes_last_words(self, name: str) -> bool:
+        """`name` was offered last words and has neither left nor waived them yet."""
+        return name in self.state.carry.get("words_offered", []) and self.state.last_words[name] is None
+
+    def _waive_last_words(self, name: str) -> None:
+        self.state.last_words[name] = ""
+        self.emit(DeadlineEnd(f"{LAST_WORDS}:{name}"))
+
     # --- the end ------------------------------------------------------------------------------------
     def lose(self, faction: str) -> None:
         if faction in self.state.lost or self.state.winner:
@@ -291,9 +299,8 @@ class Game:
                     self.rules.pass_night(self, who, slot)
         for pending in [p for p in self.state.pending if p.who == actor.name]:
             self._expire(pending)
-        if actor.name in self.state.carry.get("words_offered", []) and self.state.last_words[actor.name] is None:
-            self.state.last_words[actor.name] = ""
-            self.emit(DeadlineEnd(f"{LAST_WORDS}:{actor.name}"))
+        if self.owes_last_words(actor.name):
+            self._waive_last_words(actor.name)
         team = self.team_of(actor.name)
         team_slots = [slot for who, slot in self.rules.awaiting(self) if who == team] if self.phase == "night" and not self.night.resolved else []
         hint = "".join(f"<{slot}>是{team}的共同选择，全队放弃请发送“{slot} 空”。" for slot in team_slots)
@@ -403,14 +410,13 @@ class Game:
         """开门: the words offered before it are to be published; a right not used has lapsed."""
         s = self.state
         published = []
-        for name in s.carry.pop("words_offered", []):
-            words = s.last_words[name]
-            if words is None:
-                s.last_words[name] = ""
-                self.emit(DeadlineEnd(f"{LAST_WORDS}:{name}"))
+        for name in s.carry.get("words_offered", []):
+            if self.owes_last_words(name):
+                self._waive_last_words(name)
                 self.tell("director", f"{name} 未在时限内提交遗言，视为放弃")
-            elif words:
-                published.append((name, words))
+            elif s.last_words[name]:
+                published.append((name, s.last_words[name]))
+        s.carry.pop("words_offered", None)
         return published
 
     def _close_day(self, lapse: bool) -> None:
@@ -553,8 +559,8 @@ class Game:
                     self.rules.pass_night(self, who, slot)
                     hits.append(key)
         name = key.removeprefix(f"{LAST_WORDS}:")
-        if name != key and name in s.carry.get("words_offered", []) and s.last_words[name] is None:
-            s.last_words[name] = ""
+        if name != key and self.owes_last_words(name):
+            self._waive_last_words(name)
             hits.append(key)
         hits += self.rules.timeout(self, key)
         if not hits:

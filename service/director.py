@@ -11,7 +11,7 @@ from rulesets import RULESETS
 
 from . import groups, parse
 from .games import Service, ServiceError, Table
-from .models import CommandRow, DeadlineRow, GameRow
+from .models import CommandRow, DeadlineRow, GameRow, SeatRow
 from .texts import CHINA, clock, director_status
 
 HELP = """导演指令（私聊发送；多局同时进行时在指令前加“#编号 ”指定游戏）：
@@ -79,6 +79,11 @@ async def _current(service: Service, qq: str, chosen: int | None) -> Table | Non
     rows = [r for r in await _mine(qq) if chosen is None or r.id == chosen]
     live = [r for r in rows if r.status != "over"] or rows
     return await service.table(live[0].id) if live else None
+
+
+def _seat(t: Table, spec: str) -> SeatRow | None:
+    """A seat by character name or seat number."""
+    return next((s for s in t.seats if s.name == spec or str(s.seat) == spec), None)
 
 
 def _lines(rest: str) -> list[tuple[str, str]]:
@@ -190,7 +195,7 @@ async def _replace(service: Service, t: Table, qq: str, rest: str, friends: Frie
     if len(parts) != 2 or not parts[1].isdigit():
         return "请发送“替补 角色名 新QQ号”"
     name, new_qq = parts
-    seat = next((s for s in t.seats if s.name == name or str(s.seat) == name), None)
+    seat = _seat(t, name)
     if seat is None:
         return f"没有角色“{name}”"
     if seat.former_qq:
@@ -232,7 +237,7 @@ async def _proxy(service: Service, t: Table, qq: str, rest: str, friends: Friend
     name, _, command = rest.partition(" ")
     if t.game is None or not command:
         return "请发送“代 角色名 技能 [目标]”"
-    seat = next((s for s in t.seats if s.name == name or str(s.seat) == name), None)
+    seat = _seat(t, name)
     if seat is None:
         return f"没有角色“{name}”"
     act = parse.player_text(command, t.game.rules, seat.name)
@@ -244,7 +249,7 @@ async def _proxy(service: Service, t: Table, qq: str, rest: str, friends: Friend
 async def _timeout(service: Service, t: Table, qq: str, rest: str, friends: Friends) -> str:
     if t.game is None:
         return "游戏还没有开始"
-    seat = next((s for s in t.seats if s.name == rest or str(s.seat) == rest), None)
+    seat = _seat(t, rest)
     rows = await DeadlineRow.filter(game_id=t.row.id, done=False)
     keys = [r.key for r in rows if (seat and seat.name in r.who) or r.key == rest]
     if seat and t.game.phase == "night" and not t.game.night.resolved:

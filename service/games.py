@@ -135,6 +135,10 @@ class Service:
             return True
         return False
 
+    async def tell_directors(self, t: Table, text: str) -> None:
+        for to in await self.addresses(t, "director"):
+            await self.queue(to, text, t.row.id)
+
     async def queue(self, to: Address, text: str, game_id: int | None = None) -> None:
         """A message to one player, director or group, sent as plain text."""
         kind, target = to
@@ -170,12 +174,8 @@ class Service:
                 if morning:
                     post.append(event.text)
                 else:
-                    for to in await self.addresses(t, "director"):
-                        await self.queue(to, "【可公示】" + event.text, t.row.id)
-            elif isinstance(event, Notice):
-                for to in await self.addresses(t, event.audience):
-                    await self.queue(to, event.text, t.row.id)
-            elif isinstance(event, Feedback):
+                    await self.tell_directors(t, "【可公示】" + event.text)
+            elif isinstance(event, (Notice, Feedback)):
                 for to in await self.addresses(t, event.audience):
                     await self.queue(to, event.text, t.row.id)
             elif isinstance(event, DeadlineStart):
@@ -187,11 +187,9 @@ class Service:
             elif isinstance(event, GameOver):
                 await self._game_over(t)
         if post:
-            for to in await self.addresses(t, "director"):
-                await self.queue(to, "【开门公告，可直接粘贴到论坛】\n" + discuz_post(post), t.row.id)
+            await self.tell_directors(t, "【开门公告，可直接粘贴到论坛】\n" + discuz_post(post))
         for warning in outcome.warnings:
-            for to in await self.addresses(t, "director"):
-                await self.queue(to, f"注意：{warning}", t.row.id)
+            await self.tell_directors(t, f"注意：{warning}")
         if t.game.phase == "night" and phase_before != "night":
             await self._fill_close_anchors(t)
         await t.row.save()
@@ -220,8 +218,7 @@ class Service:
             self._schedule(row)
             if event.who:
                 names = "、".join(event.who)
-                for to in await self.addresses(t, "director"):
-                    await self.queue(to, f"时限开始：{names}<{event.what}>，截止 {clock(due)}", t.row.id)
+                await self.tell_directors(t, f"时限开始：{names}<{event.what}>，截止 {clock(due)}")
 
     async def _end_deadline(self, t: Table, key: str) -> None:
         for row in await DeadlineRow.filter(game_id=t.row.id, key=key, done=False):
@@ -236,8 +233,7 @@ class Service:
                 # "关门前1小时公示…": with no closing time announced, that moment was never known
                 row.done = True
                 await row.save()
-                for to in await self.addresses(t, "director"):
-                    await self.queue(to, f"未设定关门时间，<{row.what}>未能按时进行，请导演处理", t.row.id)
+                await self.tell_directors(t, f"未设定关门时间，<{row.what}>未能按时进行，请导演处理")
                 continue
             row.due_at = t.row.closed_at + self._minutes(row.minutes)
             await row.save()
@@ -297,8 +293,7 @@ class Service:
 
     async def _game_over(self, t: Table) -> None:
         t.row.status = "over"
-        for to in await self.addresses(t, "director"):
-            await self.queue(to, "游戏结束。发送“日志”获取完整的游戏记录（树洞）。", t.row.id)
+        await self.tell_directors(t, "游戏结束。发送“日志”获取完整的游戏记录（树洞）。")
         await groups.release(self, t)
 
     # --- building a game ---------------------------------------------------------------------------------

@@ -93,7 +93,7 @@ def help_text(t: Table, name: str, deadlines) -> str:
     for pending in s.pending:
         if pending.who == name:
             lines.append(f"等待你决定：<{pending.skill}>（截止 {clock(due.get(pending.key))}）")
-    if name in s.carry.get("words_offered", []) and s.last_words.get(name) is None:
+    if g.owes_last_words(name):
         lines.append("你可以留下遗言：发送“遗言 内容”，下一次开门前有效。")
     if len(lines) == 1:
         lines.append("现在没有需要你做的事。" if p.alive else "你已出局。")
