@@ -65,16 +65,20 @@ class Service:
         self.now = now
         self.superusers = superusers
         self.tables: dict[int, Table] = {}
+        # two callers rebuilding one game at once would each get a copy, and one copy's commands would
+        # be applied to a game the other never sees
+        self.loading = asyncio.Lock()
         self.after_commit: list[Callable[[], Awaitable[None]]] = []  # delivery hooks
 
     # --- loading ------------------------------------------------------------------------------------
     async def table(self, game_id: int) -> Table:
-        if game_id not in self.tables:
-            row = await GameRow.get_or_none(id=game_id)
-            if row is None:
-                raise ServiceError(f"没有编号为 {game_id} 的游戏")
-            self.tables[game_id] = await self._rebuild(row)
-        return self.tables[game_id]
+        async with self.loading:
+            if game_id not in self.tables:
+                row = await GameRow.get_or_none(id=game_id)
+                if row is None:
+                    raise ServiceError(f"没有编号为 {game_id} 的游戏")
+                self.tables[game_id] = await self._rebuild(row)
+            return self.tables[game_id]
 
     async def _rebuild(self, row: GameRow) -> Table:
         seats = await SeatRow.filter(game_id=row.id).order_by("seat")
