@@ -26,7 +26,7 @@ from .events import (
     TeamChange,
 )
 from .ruleset import Ruleset
-from .state import Day, GameState, Night, Pending, Player, SeededRandom
+from .state import Day, GameState, Night, Pending, Phase, Player, SeededRandom
 from .votes import count
 
 PASS = "放弃"
@@ -88,9 +88,20 @@ class Game:
             case _:
                 raise Rejected("无法识别的指令")
         if self.state.phase == "night":
+            self._after_night_command()
             self.rules.route_feedback(self)
 
     # --- helpers for rulesets ----------------------------------------------------------------------
+    def holds(self, p: Player, skill: str, holders: tuple[str, ...]) -> bool:
+        """Whether `p` has `skill`: by identity, or given to him for the game or for this phase."""
+        record = self._phase_record()
+        given = record.granted.get(p.name, set()) if record else set()
+        return p.role in holders or skill in p.granted or skill in given
+
+    def _phase_record(self) -> Phase | None:
+        """The running night or day (None before the first phase)."""
+        return {"night": self.state.night, "day": self.state.day}.get(self.phase)
+
     @property
     def phase(self) -> str:
         return self.state.phase
@@ -181,7 +192,7 @@ class Game:
         self.emit(DeadlineEnd(pending.key))
 
     # --- deaths -------------------------------------------------------------------------------------
-    def kill(self, p: Player, cause: str) -> None:
+    def kill(self, p: Player, cause: str, at: tuple[str, int] | None = None) -> None:
         """Take a player out now. Night deaths are published later, at 开门.
 
         The right to last words is settled before what the death triggers, so a death it causes
@@ -189,11 +200,12 @@ class Game:
         if not p.alive:
             return
         p.alive = False
-        number = self.state.number
-        p.death = (self.phase, number, cause)
-        self.state.deaths.append({"name": p.name, "phase": self.phase, "number": number, "cause": cause})
+        # `at`: the phase the death belongs to when it is settled later (a vote's death decided after 关门)
+        phase, number = at or (self.phase, self.state.number)
+        p.death = (phase, number, cause)
+        self.state.deaths.append({"name": p.name, "phase": phase, "number": number, "cause": cause})
         self.fresh.append(p.name)
-        self.emit(Death(p.name, self.phase, number, cause))
+        self.emit(Death(p.name, phase, number, cause))
         self.tell("director", f"{self.label(p)} 出局（{cause}）")
         if self.state.sheriff == p.name:
             self.state.sheriff = None
@@ -240,7 +252,7 @@ class Game:
     def lose(self, faction: str) -> None:
         if faction in self.state.lost or self.state.winner:
             raise Rejected(f"{faction}已经判负或游戏已经结束")
-        if faction not in {r.faction for r in self.rules.roles}:
+        if faction not in self.rules.factions(self):
             raise Rejected(f"本局没有{faction}")
         self.state.lost.append(faction)
         self.emit(Notice("director", f"{faction}判负"))
@@ -248,7 +260,7 @@ class Game:
 
     def win(self, faction: str) -> None:
         s = self.state
-        for other in dict.fromkeys(r.faction for r in self.rules.roles):
+        for other in self.rules.factions(self):
             if other != faction and other not in s.lost:
                 s.lost.append(other)
         s.winner = faction
@@ -270,7 +282,7 @@ class Game:
         skill = self.rules.skill(cmd.skill)
         if skill is None:
             raise Rejected(f"本局没有技能<{cmd.skill}>")
-        if skill.holders and actor.role not in skill.holders:
+        if skill.holders and not self.holds(actor, skill.name, skill.holders):
             # before any question of timing: a player without the skill is told so, not "wait till night"
             raise Rejected(f"{actor.name} 的身份没有<{skill.name}>")
         pending = self.pending_for(actor.name, skill.name)
@@ -286,8 +298,11 @@ class Game:
                 raise Rejected(f"<{skill.name}>只能在{'夜晚' if skill.when == 'night' else '白天'}发动")
             if skill.when == "night" and self.night.resolved:
                 raise Rejected("今晚的行动已经结算，不能再发动技能")
+            record = self._phase_record()
+            if record and skill.name in record.suspended.get(actor.name, ()):
+                raise Rejected(f"{actor.name} {'今晚' if self.phase == 'night' else '今天'}失去了<{skill.name}>")
         skill.run(self, actor, cmd.target)
-        shown = "" if cmd.target is None else f" {cmd.target}"
+        shown = "" if cmd.target is None else " " + (" ".join(map(str, cmd.target)) if isinstance(cmd.target, list) else str(cmd.target))
         self.tell("director", f"{self.label(actor)}：{skill.name}{shown}")
 
     def _pass(self, actor: Player) -> None:
@@ -363,10 +378,14 @@ class Game:
         if lapse:
             self._lapse()
         words = self._close_last_words()
+        after_night = s.phase == "night"
         if s.phase == "setup":
             self._begin("day")
-        elif s.phase == "night" and not s.night.resolved:
+        elif after_night and not s.night.resolved:
             self._finish_night()
+        elif after_night and s.night.held is not None:
+            # 开门 does not wait: a decision still holding the settlement is answered by day
+            self._continue_settlement(wait=False)
         if s.phase == "over":
             return
         s.phase = "day"
@@ -374,9 +393,8 @@ class Game:
         s.day = Day(number=s.day_no, votes=self.rules.today_votes(self))
         kinds = "、".join(w for k, w in (("election", "警长竞选"), ("exile", "放逐投票")) if k in s.day.votes)
         self.tell("public", f"开门，第{s.day_no}天（{kinds}）")
-        died = s.carry.pop("night_deaths", None)
-        if died is not None:
-            self.rules.morning(self, died)
+        if after_night:
+            self.rules.morning(self, list(s.night.deaths))
         # "遗言在下一个游戏日白天开始时公示"
         for name, text in words:
             self.tell("public", f"{name} 的遗言：\n{text}")
@@ -462,17 +480,35 @@ class Game:
 
     def _settle_night(self) -> None:
         self.rules.route_feedback(self)
-        outs = self.rules.resolve_night(self)
+        self.night.held = self.rules.resolve_night(self)
         self.night.resolved = True
-        start = len(self.fresh)
-        for name, cause in outs:
-            if self.phase == "over":  # a win ends all settlement
-                break
+        self._continue_settlement(wait=True)
+
+    def _continue_settlement(self, wait: bool) -> None:
+        """Take the night's deaths out in order. `wait`: stop while a death's decision holds the rest
+        (a hunter shooting at once); it goes on once that decision is settled."""
+        n = self.night
+        while n.held and self.phase != "over":  # a win ends all settlement
+            name, cause = n.held.pop(0)
             self.kill(self.state.player(name), cause)
-        names = self.fresh[start:]  # with the deaths they caused, in the order they went out
-        del self.fresh[start:]
-        self.state.carry["night_deaths"] = names
-        self.tell("director", "夜晚已结算，开门公告草稿：昨晚出局：" + ("、".join(names) or "无人出局"))
+            self._night_fresh()
+            if wait and any(p.holds_night for p in self.state.pending):
+                return
+        n.held = None
+        names = "、".join(n.deaths) or "无人出局"
+        self.tell("director", f"夜晚已结算，开门公告草稿：昨晚出局：{names}")
+
+    def _night_fresh(self) -> None:
+        """Deaths of the night's settlement, with those they caused, join the 开门 list in order."""
+        self.night.deaths.extend(self.fresh)
+        self.fresh.clear()
+
+    def _after_night_command(self) -> None:
+        n = self.night
+        if n.resolved:
+            self._night_fresh()  # a hunter's shot answered before 开门
+            if n.held is not None and not any(p.holds_night for p in self.state.pending):
+                self._continue_settlement(wait=True)
 
     # --- votes --------------------------------------------------------------------------------------
     def _ballots(self, cmd: Ballots) -> None:
@@ -482,7 +518,7 @@ class Game:
             raise Rejected(f"现在不是白天，不能进行{word}")
         if cmd.kind not in s.day.votes:
             raise Rejected(f"今天没有{word}")
-        if cmd.kind in s.day.counted:
+        if s.day.counted.count(cmd.kind) >= s.day.rounds.get(cmd.kind, 1):
             raise Rejected(f"今天的{word}已经统计过")
         if cmd.kind == "exile" and s.day.called_off:
             raise Rejected("今天有人自爆，投票取消")
@@ -491,9 +527,11 @@ class Game:
             raise Rejected("今天先统计警长竞选，再统计放逐投票：请先提交警长竞选的票")
         valid: list[tuple[str, str, Fraction]] = []
         voted: set[str] = set()
+        joint = self.rules.joint_problems(self, cmd.kind, list(cmd.ballots))
         for voter_name, target_name in cmd.ballots:
             # "每名存活角色每个讨论日限投一票": a second ballot by the same voter never counts
-            reason = "重复投票，只计第一张" if voter_name in voted else self.rules.ballot_problem(self, cmd.kind, voter_name, target_name)
+            reason = "重复投票，只计第一张" if voter_name in voted else (
+                self.rules.ballot_problem(self, cmd.kind, voter_name, target_name) or joint.get(voter_name))
             voted.add(voter_name)
             if reason:
                 self.warnings.append(f"{voter_name} 的票无效：{reason}")
@@ -502,7 +540,7 @@ class Game:
             valid.append((voter_name, target_name, weight))
         bonus = self.rules.exile_bonus(self) if cmd.kind == "exile" else {}
         counts, result = count(valid, bonus, self.rules.tie_rule(self, cmd.kind))
-        s.day.counted.add(cmd.kind)
+        s.day.counted.append(cmd.kind)
         shown = {k: (int(v) if v.denominator == 1 else float(v)) for k, v in counts.items()}
         s.tallies.append({"phase": "day", "number": s.day_no, "kind": cmd.kind, "counts": shown, "result": result})
         text = f"第{s.day_no}天{word}结果：" + ("，".join(f"{k} {v}票" for k, v in shown.items()) or "无有效票")
@@ -513,9 +551,7 @@ class Game:
         if cmd.kind == "election":
             self.rules.after_election(self, result)
         elif result:
-            p = s.player(result)
-            self.kill(p, "投票")
-            self.publish_deaths([p.name], "放逐投票")
+            self.rules.exile(self, s.player(result))
 
     def vote_weight(self, voter: str, kind: str) -> Fraction:
         return self.rules.sheriff_weight if self.state.sheriff == voter else Fraction(1)

@@ -47,6 +47,7 @@ class Skill:
     # the identities that hold it; empty where the holder is decided otherwise (a team, a decision asked)
     holders: tuple[str, ...] = ()
     takes_target: bool = True
+    targets: int = 1  # how many players one use names (丘比特之箭: two)
 
 
 class Ruleset:
@@ -66,6 +67,10 @@ class Ruleset:
     # True: the game is judged the moment each death is settled, so a win stops the rest of a
     # settlement; False: only when deaths are published.
     judge_each_death: bool = False
+
+    def factions(self, g: "Game") -> list[str]:
+        """The factions in this game, in the post's order: one that forms during play joins them."""
+        return list(dict.fromkeys(r.faction for r in self.roles))
 
     @property
     def size(self) -> int:
@@ -126,6 +131,9 @@ class Ruleset:
             return f"没有角色「{voter}」"
         if not v.alive:
             return f"{voter} 已出局，不能投票"
+        day = g.state.day
+        if voter in day.may_not_vote:
+            return f"{voter} 今天不能投票（{day.may_not_vote[voter]}）"
         if target == "弃权":
             return None
         t = g.state.player(target)
@@ -133,7 +141,21 @@ class Ruleset:
             return f"没有角色「{target}」"
         if not t.alive:
             return f"{target} 已出局，不能被投票"
+        if target in day.may_not_be_voted:
+            return f"{target} 今天不能成为投票对象（{day.may_not_be_voted[target]}）"
+        allowed = day.only_for.get(voter, day.only_for.get("*"))
+        if allowed is not None and target not in allowed:
+            return f"{voter} 今天只能投票给 " + "、".join(sorted(allowed))
         return None
+
+    def joint_problems(self, g: "Game", kind: str, ballots: list[tuple[str, str]]) -> dict[str, str]:
+        """Ballots void because of how they stand together (two sisters bound to one target), by voter."""
+        return {}
+
+    def exile(self, g: "Game", p: "Player") -> None:
+        """The exile vote sends `p` out (a ruleset may let him avoid it)."""
+        g.kill(p, "投票")
+        g.publish_deaths([p.name], "放逐投票")
 
     def tie_rule(self, g: "Game", kind: str) -> votes.TieRule:
         return votes.nobody

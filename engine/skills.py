@@ -27,6 +27,16 @@ def once_tonight(g: "Game", skill: str, who: str, slot: str | None = None) -> No
         raise Rejected(f"{who}今晚已经放弃<{slot or skill}>或已超过时限")
 
 
+def night_target(g: "Game", actor: "Player", skill: str, target) -> "Player":
+    """A night action on one living player, final once sent: recorded, its slot closed, the sender told."""
+    once_tonight(g, skill, actor.name)
+    t = g.living_target(target, skill)
+    g.night.actions[skill] = (actor.name, t.name)
+    g.mark_done(actor.name, skill)
+    g.tell(f"player:{actor.name}", f"已收到：{skill} {g.label(t)}。")
+    return t
+
+
 def save(g: "Game", actor: "Player", target, *, slot: str, self_save_refusal: str | None) -> None:
     """救药: once a game, only after the 通灵 feedback, never with 毒药 the same night; it takes 通灵 away.
 

@@ -28,25 +28,43 @@ class Player:
     used: set[str] = field(default_factory=set)  # limited skills already fired
     lost: set[str] = field(default_factory=set)  # skills taken away by the rules
     marks: dict[str, Any] = field(default_factory=dict)  # per-ruleset counters (empty heals, points...)
+    granted: set[str] = field(default_factory=set)  # skills held beyond the identity's own, for the rest of the game
 
 
 @dataclass
-class Night:
+class Phase:
+    """What holds for one night or one day only, so it ends with it: skills given or taken for
+    the phase (an event's doing), by player name."""
+
+    granted: dict[str, set[str]] = field(default_factory=dict)
+    suspended: dict[str, set[str]] = field(default_factory=dict)
+
+
+@dataclass
+class Night(Phase):
     """What was sent during one night, and who is done."""
 
-    number: int
+    number: int = 0
     actions: dict[str, tuple[str, Any]] = field(default_factory=dict)  # skill -> (by, target)
     done: set[str] = field(default_factory=set)  # "name:skill" decided (acted, passed or timed out)
     delivered: set[str] = field(default_factory=set)  # feedback keys already sent
     resolved: bool = False
+    held: list[tuple[str, str]] | None = None  # deaths still to settle while a decision holds the settlement
+    deaths: list[str] = field(default_factory=list)  # who went out in this night's settlement, in order
 
 
 @dataclass
-class Day:
-    number: int
-    votes: frozenset[str]  # which counts this day holds: "election", "exile"
-    counted: set[str] = field(default_factory=set)
+class Day(Phase):
+    number: int = 0
+    votes: frozenset[str] = frozenset()  # which counts this day holds: "election", "exile"
+    rounds: dict[str, int] = field(default_factory=dict)  # how many times a kind is counted today (default once)
+    counted: list[str] = field(default_factory=list)
     called_off: bool = False  # <自爆>: no exile vote today
+    # who may not vote or be voted for today, with the reason told to the director
+    may_not_vote: dict[str, str] = field(default_factory=dict)
+    may_not_be_voted: dict[str, str] = field(default_factory=dict)
+    # voter -> the only targets that voter's ballot may name today ("*": every voter not listed)
+    only_for: dict[str, frozenset[str]] = field(default_factory=dict)
 
 
 @dataclass
@@ -57,6 +75,7 @@ class Pending:
     who: str
     skill: str
     context: Any = None
+    holds_night: bool = False  # the night's settlement waits for it ("猎人需立即决定<最后一枪>")
 
 
 @dataclass

@@ -4,9 +4,10 @@ from __future__ import annotations
 from engine.ruleset import Ruleset
 
 from .m131 import M131
+from .r146 import R146
 from .r154 import R154
 
-RULESETS: dict[str, Ruleset] = {r.id: r for r in (M131(), R154())}
+RULESETS: dict[str, Ruleset] = {r.id: r for r in (M131(), R146(), R154())}
 
 
 def get(ruleset_id: str) -> Ruleset | None:

@@ -12,7 +12,7 @@ from engine import skills, votes
 from engine.errors import Rejected
 from engine.game import ABSTAIN, Game
 from engine.ruleset import Role, Ruleset, Skill, TimeLimit
-from engine.skills import living_with_role, once_tonight
+from engine.skills import living_with_role, night_target, once_tonight
 from engine.state import Pending, Player
 
 GHOSTS, SCHOLARS, YAO = "女鬼阵营", "书生阵营", "黑山老妖阵营"
@@ -69,11 +69,7 @@ def _coven_passes(g: Game, actor: Player, slot: str) -> None:
 # --- night: (1) 江湖郎中 ----------------------------------------------------------------------------
 def needle(g: Game, actor: Player, target) -> None:
     # 针灸: "游戏日夜晚，江湖郎中可以针灸一名角色，使对其当晚的所有<吸精>无效。"
-    once_tonight(g, "针灸", actor.name)
-    t = g.living_target(target, "针灸")
-    g.night.actions["针灸"] = (actor.name, t.name)
-    g.mark_done(actor.name, "针灸")
-    g.tell(f"player:{actor.name}", f"已收到：针灸 {g.label(t)}。")
+    night_target(g, actor, "针灸", target)
 
 
 # --- night: (2) 黑山老妖 ----------------------------------------------------------------------------
@@ -190,11 +186,7 @@ def charge(g: Game, actor: Player, target) -> None:
     if "冲锋" in actor.lost:
         raise Rejected("树精姥姥已经失去<冲锋>：女鬼群内已有角色出局")
     _ghosts_may_suck(g)
-    once_tonight(g, "冲锋", actor.name)
-    t = g.living_target(target, "冲锋")
-    g.night.actions["冲锋"] = (actor.name, t.name)
-    g.mark_done(actor.name, "冲锋")
-    g.tell(f"player:{actor.name}", f"已收到：冲锋 {g.label(t)}。")
+    night_target(g, actor, "冲锋", target)
 
 
 def fury(g: Game, actor: Player, target) -> None:

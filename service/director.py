@@ -115,7 +115,7 @@ async def _assign(service: Service, t: Table, qq: str, rest: str, friends: Frien
     mode, _, lines = rest.partition("\n")
     if mode.strip() == "随机":
         await service.assign(t, None)
-        return f"已按种子随机分配身份（种子在游戏结束后的日志中公开）。发送“状态”查看，确认后发送“开始”。"
+        return "已按种子随机分配身份（种子在游戏结束后的日志中公开）。发送“状态”查看，确认后发送“开始”。"
     if mode.strip() == "固定":
         await service.assign(t, _lines(lines))
         return "已按给定分配身份。发送“状态”查看，确认后发送“开始”。"

@@ -55,6 +55,11 @@ def player_text(text: str, rules: Ruleset, name: str) -> Act | Query:
         raise ParseError(f"<{skill.name}>需要一个目标：{hint}。")
     if (skill.name == "殉职" and target in TEAR) or (skill.team and target in NO_TARGET):
         return Act(by=name, skill=skill.name)
+    if skill.targets > 1:
+        parts = target.replace("，", " ").replace(",", " ").split()
+        if len(parts) != skill.targets:
+            raise ParseError(f"<{skill.name}>需要{skill.targets}个目标：请发送“{skill.name} " + " ".join(["座位号"] * skill.targets) + "”。")
+        return Act(by=name, skill=skill.name, target=parts)
     if len(target.split()) > 1:
         raise ParseError(f"<{skill.name}>只需要一个目标：请发送“{skill.name} 座位号”或“{skill.name} 角色名”。")
     return Act(by=name, skill=skill.name, target=target)

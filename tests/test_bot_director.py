@@ -52,7 +52,7 @@ async def director(app: App, text: str, *replies: str, message_id: int | None = 
 
 
 HELP = """导演指令（私聊发送；多局同时进行时在指令前加“#编号 ”指定游戏）：
-新游戏 规则 [标题] —— 规则：M131、154
+新游戏 规则 [标题] —— 规则：M131、146、154
 名单 —— 之后每行“角色名 QQ号”，按电梯楼顺序
 检查 —— 检查每名玩家是否已加我为好友
 分配 随机 | 分配 固定（之后每行“角色名 身份”）
@@ -150,7 +150,7 @@ async def test_new_game_with_a_title(app: App):
 
 async def test_new_game_with_an_unknown_ruleset_is_answered(app: App):
     """The refusal names the rulesets the bot has (every ruleset the engine carries)."""
-    await director(app, "新游戏 M999", "没有规则“M999”。可用：M131、154")
+    await director(app, "新游戏 M999", "没有规则“M999”。可用：M131、146、154")
 
 
 # --- 名单 ---------------------------------------------------------------------------------------------

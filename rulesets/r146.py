@@ -1,0 +1,634 @@
+"""[146] 创造营2021 — 22 players, lovers, three factions. Checkable against
+`shared/seeds/146-创造营2021.txt` line by line. The new-moon events (新月扩展, 6L) are not here.
+
+Each rule carries the post's words; where the post is ambiguous the reading chosen is written next
+to it and listed in docs/rules-146.md.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+
+from engine import skills, votes
+from engine.errors import Rejected
+from engine.game import ABSTAIN, Game
+from engine.ruleset import Role, Ruleset, Skill, TimeLimit
+from engine.skills import living_with_role, night_target, once_tonight
+from engine.state import Pending, Player
+
+WOLVES, VILLAGE, BLACK = "狼人阵营", "村民阵营", "黑情侣阵营"
+PACK, COUPLE, SISTERS = "狼群", "情侣群", "姐妹群"
+# 村民阵营 负 1: "村民阵营的预言家、女巫、医生、长老、吉普赛人出局"; 负 2: "村民阵营的村民和两姐妹全部出局"
+SPECIALS = ("预言家", "女巫", "医生", "长老", "吉普赛人")
+COMMONS = ("村民", "两姐妹")
+# 长寿之命: "女巫、预言家、猎人、医生、吉普赛人将失去技能" — each with every skill of its identity
+ELDER_BOUND = {
+    "女巫": ("通灵", "救药", "毒药"),
+    "预言家": ("预言",),
+    "猎人": ("最后一枪",),
+    "医生": ("救治",),
+    "吉普赛人": ("窥月", "占卜"),
+}
+# 长寿之命: "当长老因投票、女巫<毒药>、猎人<最后一枪>、医生<救治>而出局后"
+ELDER_CURSES = ("投票", "毒药", "最后一枪", "救治")
+# the night's 指杀 in the post's order: (3) 狼人 (the pack's 杀人 and the 狼王's 冲锋), (4) 黑情侣
+COUPLE_KILL = "黑情侣杀人"
+ATTACKS = ("杀人", "冲锋", COUPLE_KILL)
+CAUSE = {"杀人": "杀人", "冲锋": "冲锋", COUPLE_KILL: "杀人"}
+# 遗言: "遗言数量等于狼人的数量" — the wolves of the line-up: 狼王 and 5 狼人
+LAST_WORDS = 6
+
+
+def _lovers(g: Game) -> list[Player]:
+    return [g.state.player(n) for n in g.state.carry.get("lovers", [])]
+
+
+def _black(g: Game) -> bool:
+    return bool(g.state.carry.get("black"))
+
+
+def _couple_may_kill(g: Game) -> bool:
+    # 寡妇刀<强制>: "当情侣中没有混血儿、且【狼人阵营】优先判负后，情侣获得技能<杀人>" (no 混血儿 in this line-up)
+    return _black(g) and WOLVES in g.state.lost and any(p.alive for p in _lovers(g))
+
+
+def _fooled(p: Player) -> bool:
+    """The idiot who stayed by <装傻>: "不能成为投票对象，不能参与投票，不能继任警长"."""
+    return p.role == "白痴" and "装傻" in p.used
+
+
+def _still_has(actor: Player, skill: str) -> None:
+    if skill in actor.lost:
+        raise Rejected(f"{actor.name} 已经失去了<{skill}>")
+
+
+# --- start: 丘比特之箭 ---------------------------------------------------------------------------------
+def arrow(g: Game, actor: Player, target) -> None:
+    # 丘比特之箭<强制>: "游戏开始时，丘比特须选择两名角色。这两名角色成为情侣。" — "如果丘比特单身" allows the
+    # cupid himself to be one of the two.
+    if "丘比特之箭" in actor.used:
+        raise Rejected("<丘比特之箭>已经发动过")
+    if not isinstance(target, list) or len(target) != 2:
+        raise Rejected("<丘比特之箭>须选择两名角色：请发送“丘比特之箭 座位号 座位号”")
+    a, b = (g.living_target(t, "丘比特之箭") for t in target)
+    if a.name == b.name:
+        raise Rejected("<丘比特之箭>须选择两名不同的角色")
+    actor.used.add("丘比特之箭")
+    g.state.carry["lovers"] = [a.name, b.name]
+    g.tell(f"player:{actor.name}", f"已收到：丘比特之箭 {g.label(a)}、{g.label(b)}。游戏开始时他们成为情侣。")
+
+
+def _form_couple(g: Game) -> None:
+    """总体流程 "1、游戏开始时，丘比特选择情侣。2、所有角色的阵营确定，狼人共群，情侣共群，非情侣的两姐妹共群。\""""
+    s = g.state
+    a, b = _lovers(g)
+    for p in (a, b):
+        p.marks["情侣"] = (b if p is a else a).name
+    if a.faction != b.faction:
+        # 私奔<强制>: "若情侣的身份不属于同一个阵营……情侣脱离各自的阵营，形成【黑情侣阵营】。"
+        s.carry["black"] = True
+        a.faction = b.faction = BLACK
+        # 恋爱<强制>: "若情侣中有且只有一名狼人，则它失去<杀人>技能，且不与其他狼人阵营的角色互知共群。"
+        s.teams[PACK] = [n for n in s.teams[PACK] if n not in (a.name, b.name)]
+    # 丘比特之箭: "情侣产生后，丘比特的阵营转变为与情侣相同的阵营。"
+    for cupid in s.with_role("丘比特"):
+        cupid.faction = a.faction
+    # "情侣在成为情侣后互知共群（双狼情侣除外）。如果丘比特单身，丘比特不与情侣共群。"
+    if a.faction != WOLVES:
+        s.teams[COUPLE] = [a.name, b.name]
+    # 默契: "当两姐妹中任意一名角色为情侣之一时，两姐妹不互知也不共群，同时失去<默契>。"
+    if "两姐妹" in (a.role, b.role):
+        del s.teams[SISTERS]
+        for sister in s.with_role("两姐妹"):
+            sister.lost.add("默契")
+    for p in (a, b):
+        other = b if p is a else a
+        text = f"丘比特之箭：你与 {g.label(other)} 成为情侣。<殉情>：情侣中一人出局，另一人立即出局。"
+        if _black(g):
+            text += "你们属于不同阵营，私奔形成【黑情侣阵营】：胜利条件为其他阵营全部判负。"
+            if p.role in ("狼人", "狼王"):
+                text += "你失去<杀人>，离开狼群。"
+        g.tell(f"player:{p.name}", text)
+    for cupid in s.with_role("丘比特"):
+        g.tell(f"player:{cupid.name}", f"情侣已产生，你的阵营变为【{cupid.faction}】。")
+    g.tell("director", f"情侣：{g.label(a)}、{g.label(b)}" + ("（黑情侣阵营）" if _black(g) else f"（{a.faction}）"))
+
+
+# --- night: (2) 医生 -----------------------------------------------------------------------------------
+def heal(g: Game, actor: Player, target) -> None:
+    # 救治: "游戏日夜晚，医生可以救治一名角色，使对其的指杀无效。" — "一名角色": himself too.
+    _still_has(actor, "救治")
+    night_target(g, actor, "救治", target)
+
+
+# --- night: (3) 狼人, (4) 黑情侣 ----------------------------------------------------------------------------
+def kill(g: Game, actor: Player, target) -> None:
+    """杀人 is the pack's and, by 寡妇刀, the black lovers': one word, two teams."""
+    s = g.state
+    if actor.name in s.teams[PACK]:
+        # 杀人: "游戏日夜晚，该阵营共群的角色可以共同指杀一名角色。"
+        # "狼人阵营优先判负后，狼人阵营失去杀人技能。"
+        if WOLVES in s.lost:
+            raise Rejected("狼人阵营已经判负，失去了<杀人>")
+        return _team_kill(g, actor, PACK, "杀人", target)
+    if actor.name in s.carry.get("lovers", []) and _black(g):
+        if not _couple_may_kill(g):
+            raise Rejected("黑情侣要在狼人阵营判负后才获得<杀人>（寡妇刀）")
+        return _team_kill(g, actor, COUPLE, COUPLE_KILL, target)
+    raise Rejected("只有狼群成员（或获得<寡妇刀>的黑情侣）可以发动<杀人>")
+
+
+def _team_kill(g: Game, actor: Player, team: str, key: str, target) -> None:
+    # "第一个提交的为全队的选择": a team's kill is final once sent; "杀人 空" lets it go for the team.
+    once_tonight(g, key, team, "杀人")
+    if target is None:
+        g.mark_done(team, "杀人")
+        g.tell(f"team:{team}", f"{actor.name} 代表{team}放弃了今晚的<杀人>。已确认，不能更改。")
+        return
+    t = g.living_target(target, "杀人")
+    g.night.actions[key] = (actor.name, t.name)
+    g.mark_done(team, "杀人")
+    g.tell(f"team:{team}", f"{actor.name} 提交了今晚的指杀：{g.label(t)}。已确认，不能更改。")
+
+
+def charge(g: Game, actor: Player, target) -> None:
+    # 冲锋: "游戏日夜晚，可以指杀一名角色。当任意一名狼群内角色因除红牌罚下以外的原因出局后，狼王失去<冲锋>。"
+    if "冲锋" in actor.lost:
+        raise Rejected("狼王已经失去<冲锋>：狼群内已有角色出局")
+    night_target(g, actor, "冲锋", target)
+
+
+# --- night: (5) 女巫, (6) 预言家 -------------------------------------------------------------------------
+def save(g: Game, actor: Player, target) -> None:
+    # 救药: "女巫可以选择一名角色，对其使用救药。该角色当晚不会因被指杀而出局。<救药>发动后，在该夜晚不可发动技能<毒药>。
+    # <救药>使用后，女巫失去技能<救药>。女巫失去<救药>技能后，失去技能<通灵>。" — "女巫可以自救。"
+    _still_has(actor, "救药")
+    skills.save(g, actor, target, slot="女巫", self_save_refusal=None)
+
+
+def poison(g: Game, actor: Player, target) -> None:
+    # 毒药: "该角色在夜晚结束前出局。<毒药>发动后，女巫失去技能<毒药>，且在该夜晚不可发动技能<救药>。"
+    # "当晚带刀毒药依然生效": she may poison on the night she is attacked.
+    _still_has(actor, "毒药")
+    skills.poison(g, actor, target, slot="女巫")
+
+
+def foresee(g: Game, actor: Player, target) -> None:
+    # 预言: "若该角色属于村民阵营，反馈<村民阵营>；否则，反馈<非村民阵营>。" Factions settle at the start
+    # (情侣, 丘比特) and nothing later in the night changes one, so the answer comes at once.
+    _still_has(actor, "预言")
+    t = night_target(g, actor, "预言", target)
+    result = VILLAGE if t.faction == VILLAGE else "非" + VILLAGE
+    g.give_feedback(actor, "预言", t.name, result, f"预言结果：{g.label(t)} 是<{result}>")
+
+
+# --- decisions -------------------------------------------------------------------------------------------
+def shoot(g: Game, actor: Player, target) -> None:
+    # 最后一枪: "当猎人并非因红牌罚下而出局后，猎人可以选择一名其他角色，对其开枪。该角色立即出局。"
+    pending = g.pending_for(actor.name, "最后一枪")
+    if target is None:
+        g.settle(pending)
+        g.tell(f"player:{actor.name}", "已收到：放弃<最后一枪>。")
+    else:
+        t = g.living_target(target, "最后一枪")  # "其他角色": he is out himself by now
+        g.settle(pending)
+        g.tell(f"player:{actor.name}", f"已收到：最后一枪 {g.label(t)}。")
+        g.kill(t, "最后一枪")
+        # "投票结束后，因投票而触发的……猎人<最后一枪>、以及被枪杀的角色立即公示"; a shot in the night's
+        # settlement joins the night's list, published at 开门.
+        if g.phase != "night":
+            g.publish_deaths([t.name], "最后一枪")
+    _after_shot(g, actor)
+
+
+def _after_shot(g: Game, hunter: Player) -> None:
+    # "猎人警长并非因红牌罚下而出局后，依次发动<最后一枪>、<殉职>。"
+    if g.state.carry.get("badge_after_shot") == hunter.name and g.phase != "over":
+        del g.state.carry["badge_after_shot"]
+        R146.ask(g, "殉职", hunter)
+
+
+def hand_over(g: Game, actor: Player, target) -> None:
+    # 殉职<强制>: "警长并非因红牌罚下而出局后，须选择一名未出局的角色来继任警长。" — the idiot's <装傻> hand-over too
+    # ("发动此技能时，若白痴是警长，须移交警长").
+    if target is not None and _fooled(g.find(target)):
+        raise Rejected("发动<装傻>后的白痴不能继任警长，请选择其他角色")
+    if target is not None and g.find(target).name == actor.name:
+        raise Rejected("不能把警徽移交给自己，请选择其他角色")
+    skills.hand_over(g, actor, target, may_tear=False)
+    _new_sheriff(g)
+
+
+def appoint(g: Game, actor: Player, target) -> None:
+    # 任命<强制>: "当选警长的角色需要立即在投票贴内任命一个执警，不能任命自己为执警"
+    t = g.living_target(target, "任命")
+    if t.name == actor.name:
+        raise Rejected("不能任命自己为执警，请选择其他角色")
+    g.settle(g.pending_for(actor.name, "任命"))
+    _set_deputy(g, t, f"警长 {g.label(actor)} 任命 {g.label(t)} 为执警")
+
+
+def play_dumb(g: Game, actor: Player, target) -> None:
+    # 装傻: "当白痴因投票而即将出局时，可以避免出局，并公示。发动此技能时，若白痴是警长，须移交警长。"
+    g.settle(g.pending_for(actor.name, "装傻"))
+    actor.used.add("装傻")
+    g.tell("public", f"{g.label(actor)} 发动<装傻>，避免出局。此后不能投票、不能成为投票对象、不能继任警长。")
+    g.tell(f"player:{actor.name}", "已收到：装傻。你避免了出局。")
+    if g.state.sheriff == actor.name:
+        g.state.sheriff = None
+        g.ask(actor, "殉职", "你发动了<装傻>，须移交警长：发送“移交 座位号”选择一名未出局的角色（关门后30分钟内，否则随机移交）。", "badge")
+
+
+def _set_deputy(g: Game, t: Player, text: str) -> None:
+    g.state.carry["deputy"] = t.name
+    g.tell("public", text)
+    g.tell(f"player:{t.name}", "你被任命为执警。")
+
+
+def _new_sheriff(g: Game) -> None:
+    # "警长或执警其中任意一个出局，警长需要重新任命一个执警" — a badge passed on by a death is followed by a new
+    # appointment; the idiot's hand-over only when the deputy became the sheriff.
+    s = g.state
+    if s.sheriff and (s.carry.pop("reappoint", False) or s.carry.get("deputy") in (None, s.sheriff)):
+        s.carry.pop("deputy", None)
+        R146.ask(g, "任命", s.player(s.sheriff))
+
+
+class R146(Ruleset):
+    id = "146"
+    title = "[146]《创造营2021》"
+    # "★本场版杀为22人局，身份配置为：狼王、5狼人、5大特（女巫、预言家、医生、长老、吉普赛人）、猎人、白痴、丘比特、两姐妹、6村民。"
+    # "狼王与狼人互知共群"; "两姐妹互知共群".
+    roles = (
+        Role("狼王", WOLVES, 1, team=PACK, summary="与狼群共同<杀人>；<冲锋>：每晚可以另外指杀一名角色，狼群内有角色非因红牌出局后失去"),
+        Role("狼人", WOLVES, 5, team=PACK, summary="与狼群共同<杀人>"),
+        Role("女巫", VILLAGE, 1, summary="<通灵>（强制）得知当晚被指杀的角色；<救药>（一次，可以自救）；<毒药>（一次，当晚被刀也生效）；同一夜只能用其中一种"),
+        Role("预言家", VILLAGE, 1, summary="夜晚<预言>一名角色是否属于村民阵营"),
+        Role("医生", VILLAGE, 1, summary="夜晚<救治>一名角色，使对其的指杀无效；同一角色累计两次空救时出局"),
+        Role("长老", VILLAGE, 1, summary="<长寿之命>（强制）：第一次被有效指杀时不出局；因投票、毒药、最后一枪、救治出局时，女巫、预言家、猎人、医生、吉普赛人失去技能"),
+        Role("吉普赛人", VILLAGE, 1, summary="<窥月>、<占卜>（随新月事件生效）"),
+        Role("猎人", VILLAGE, 1, summary="非因红牌出局后可以<最后一枪>使一名其他角色立即出局"),
+        Role("白痴", VILLAGE, 1, summary="<装傻>：被投票出局时可以避免出局，之后不能投票、不能被投票、不能继任警长"),
+        Role("丘比特", VILLAGE, 1, summary="<丘比特之箭>（强制）：游戏开始时选择两名角色成为情侣，你的阵营随情侣"),
+        Role("两姐妹", VILLAGE, 2, team=SISTERS, summary="与另一名姐妹共群；<默契>（强制）：不能弃票，且必须投票给同一名角色"),
+        Role("村民", VILLAGE, 6, summary="没有技能"),
+    )
+    slot_help = {"女巫": "救药 座位号 / 毒药 座位号 / 放弃"}
+    # 总体流程: "3、开始第一天讨论日，第一天讨论日结束，警长竞选帖最先高票者当选警长……4、进入夜晚"
+    first_phase = "day"
+    sheriff_weight = Fraction(5, 2)  # 带队<强制>: "计算投票数量时警长投出的票计为2.5票。"
+    announce_order = "death"  # "公示出局名单时按角色出局的顺序排序。"
+    # 红牌: "判下红牌的同时，导演有权视情况决定是否直接使该玩家所在的阵营判负" — never by count.
+    red_cards_to_lose = None
+    # "游戏状态满足某阵营胜利条件之一，游戏立即结束" … "宣布阵营获得胜利会立即终止一切结算。"
+    judge_each_death = True
+    limits = {
+        "night": TimeLimit("close", 60, "关门一个小时后，预言家、医生、吉普赛人未与导演取得联系，均为放弃夜晚行动。狼队/黑情侣在关门一个小时后仍未提交刀人目标，视为放弃出刀"),
+        "feedback": TimeLimit("now", 30, "女巫<通灵>、猎人<最后一枪>收到反馈后半小时，仍未给导演答复，视为放弃技能行使。"),
+        "day": TimeLimit("close", 30, "猎人、警长、白痴被投票出局，关门三十分钟后仍未与导演取得联系，白痴、猎人视为放弃发动技能，警长随机移交给在场的一名未出局角色。"),
+        "badge": TimeLimit("close", 30, "猎人、警长、白痴被投票出局，关门三十分钟后仍未与导演取得联系，……警长随机移交给在场的一名未出局角色。"),
+        "appoint": TimeLimit("close", 30, "任命<强制>：当选警长的角色需要立即在投票贴内任命一个执警（时限同警长：关门三十分钟）"),
+    }
+    skills = {
+        s.name: s
+        for s in (
+            Skill("丘比特之箭", "start", arrow, aliases=("箭", "连线"), holders=("丘比特",), targets=2),
+            Skill("救治", "night", heal, aliases=("治", "医"), holders=("医生",)),
+            Skill("杀人", "night", kill, aliases=("刀", "杀"), team=True),
+            Skill("冲锋", "night", charge, aliases=("冲",), holders=("狼王",)),
+            Skill("救药", "night", save, aliases=("救",), holders=("女巫",)),
+            Skill("毒药", "night", poison, aliases=("毒",), holders=("女巫",)),
+            Skill("预言", "night", foresee, aliases=("查", "验"), holders=("预言家",)),
+            Skill("最后一枪", "decision", shoot, aliases=("开枪", "枪")),
+            Skill("殉职", "decision", hand_over, aliases=("移交", "警徽")),
+            Skill("任命", "decision", appoint, aliases=("执警",)),
+            Skill("装傻", "decision", play_dumb, takes_target=False),
+        )
+    }
+
+    # --- phases: day 1 (election) → night 1 → day 2 (exile) → night 2 ... -----------------------------------
+    def day_votes(self, day_no: int) -> frozenset[str]:
+        # "第一天白天，获得投票最多的角色将成为警长。第二天及以后的白天，获得投票最多的角色将出局。"
+        return frozenset({"election"}) if day_no == 1 else frozenset({"exile"})
+
+    def factions(self, g: Game) -> list[str]:
+        # 黑情侣阵营 exists only once lovers of two factions have eloped (私奔).
+        return [WOLVES, VILLAGE] + ([BLACK] if _black(g) else [])
+
+    def start_game(self, g: Game) -> None:
+        # 丘比特之箭 is <强制>: a cupid who has not chosen when day 1 opens gets two players drawn from the
+        # game's seed (the post names no time limit).
+        for cupid in g.state.with_role("丘比特"):
+            if "丘比特之箭" not in cupid.used:
+                pair = g.state.rng.sample([p.name for p in g.state.players], 2)
+                arrow(g, cupid, pair)
+                g.tell(f"player:{cupid.name}", "你没有在游戏开始前发动<丘比特之箭>，它是强制技，已随机选择情侣。")
+                g.tell("director", f"{g.label(cupid)} 未选择情侣，已随机选择 " + "、".join(pair))
+        _form_couple(g)
+        for team, members in g.state.teams.items():
+            g.set_team(team, members)
+
+    # --- the night ------------------------------------------------------------------------------------
+    def _pack_alive(self, g: Game) -> list[str]:
+        return [n for n in g.state.teams[PACK] if g.state.player(n).alive]
+
+    def awaiting(self, g: Game) -> list[tuple[str, str]]:
+        """The open decisions, in the post's night order (2)–(6); 吉普赛人 (7) acts only with the new moons."""
+        s = g.state
+        out: list[tuple[str, str]] = []
+
+        def ask(p: Player | None, slot: str, holds: bool = True) -> None:
+            if p and holds and not g.decided(p.name, slot):
+                out.append((p.name, slot))
+
+        doctor = living_with_role(g, "医生")
+        ask(doctor, "救治", bool(doctor and "救治" not in doctor.lost))
+        if self._pack_alive(g) and WOLVES not in s.lost and not g.decided(PACK, "杀人"):
+            out.append((PACK, "杀人"))
+        king = living_with_role(g, "狼王")
+        ask(king, "冲锋", bool(king and "冲锋" not in king.lost))
+        if _couple_may_kill(g) and not g.decided(COUPLE, "杀人"):
+            out.append((COUPLE, "杀人"))
+        witch = living_with_role(g, "女巫")
+        ask(witch, "女巫", bool(witch and not {"救药", "毒药"} <= witch.used | witch.lost))
+        seer = living_with_role(g, "预言家")
+        ask(seer, "预言", bool(seer and "预言" not in seer.lost))
+        return out
+
+    def begin_night(self, g: Game) -> None:
+        n = g.night.number
+        asks = {
+            "救治": "你可以<救治>一名角色（发送“救治 座位号”）",
+            "冲锋": "你可以<冲锋>指杀一名角色（发送“冲锋 座位号”）",
+            "预言": "你可以<预言>一名角色（发送“预言 座位号”）",
+        }
+        for who, slot in self.awaiting(g):
+            key = g.night_key(who, slot)
+            if who in (PACK, COUPLE):
+                members = self._pack_alive(g) if who == PACK else [p.name for p in _lovers(g) if p.alive]
+                g.start_deadline(key, members, slot, "night")
+                g.tell(f"team:{who}", f"第{n}夜：{who}可以<杀人>：发送“杀人 座位号”（全队放弃发送“杀人 空”），关门后1小时内有效。")
+            elif slot == "女巫" and "通灵" not in g.state.player(who).lost:
+                # "女巫<通灵>……收到反馈后半小时": her time starts with the feedback
+                g.tell(f"player:{who}", f"第{n}夜：所有指杀提交后你会收到<通灵>反馈，之后30分钟内决定：救药 座位号 / 毒药 座位号 / 放弃。")
+            else:
+                g.start_deadline(key, [who], slot, "night")
+                text = asks.get(slot, "你可以使用<毒药>（发送“毒药 座位号”）")
+                g.tell(f"player:{who}", f"第{n}夜：{text}，关门后1小时内有效；不发动请发送“放弃”。")
+
+    def route_feedback(self, g: Game) -> None:
+        if g.night.resolved:
+            return
+        witch = living_with_role(g, "女巫")
+        waiting = {(who, slot) for who, slot in self.awaiting(g)}
+        attacks_in = not any(slot in ("杀人", "冲锋") for _, slot in waiting)
+        # 通灵<强制>: "游戏日夜晚，反馈被指杀的角色。" "如果当晚一名角色被多次指杀，女巫的通灵只能收到一次反馈。"
+        # — once every 指杀 of the night is in (the pack's, the 狼王's 冲锋, the black lovers').
+        if witch and "通灵" not in witch.lost and not g.feedback_given(witch.name, "通灵") and attacks_in:
+            seat = {p.name: p.seat for p in g.state.players}
+            attacked = sorted({g.night.actions[k][1] for k in ATTACKS if k in g.night.actions}, key=seat.get)
+            g.give_feedback(witch, "通灵", None, attacked, "通灵：今晚被指杀的角色是 " + ("、".join(attacked) or "无人") + "。")
+            if (witch.name, "女巫") in waiting:
+                g.tell(f"player:{witch.name}", "请在30分钟内决定：救药 座位号 / 毒药 座位号 / 放弃。")
+                g.start_deadline(g.night_key(witch.name, "女巫"), [witch.name], "女巫", "feedback")
+
+    def resolve_night(self, g: Game) -> list[tuple[str, str]]:
+        """(8) 指杀结算 in its four steps, each 指杀 in the night order, then (9) 毒药结算."""
+        s, a = g.state, g.night.actions
+        healed = a["救治"][1] if "救治" in a else None
+        saved = a["救药"][1] if "救药" in a else None
+        attacks = [(k, a[k][1]) for k in ATTACKS if k in a]
+        out: list[tuple[str, str]] = []
+        # 救治: "若该角色没有成为指杀目标，累计一次空救。一名角色累计两次空救时立即出局。" — known once the 指杀 are in.
+        if healed and healed not in {t for _, t in attacks}:
+            p = s.player(healed)
+            p.marks["空救"] = p.marks.get("空救", 0) + 1
+            if p.marks["空救"] == 2:
+                out.append((healed, "救治"))
+        for key, target in attacks:
+            p = s.player(target)
+            # "一、被指杀的角色如果是救治的目标，指杀无效，否则有效。"
+            if target == healed:
+                continue
+            # "二、被指杀的角色是未被有效指杀过的长老，长老视为被有效指杀一次。" (长寿之命: "第一次被有效指杀时不会出局")
+            # Step two comes before the antidote: his first life is spent even on a night the witch saves him.
+            if p.role == "长老" and not p.marks.get("有效指杀"):
+                p.marks["有效指杀"] = 1
+                continue
+            # "三、被指杀的角色如果是<救药>的目标，此次有效指杀不会导致角色出局。四、被指杀的角色出局。"
+            if target != saved:
+                out.append((target, CAUSE[key]))
+        # "（9）毒药结算，如女巫发动<毒药>，此时毒药生效，被毒害的角色出局。"
+        if "毒药" in a:
+            out.append((a["毒药"][1], "毒药"))
+        return out
+
+    # --- the day ----------------------------------------------------------------------------------------
+    def morning(self, g: Game, night_deaths: list[str]) -> None:
+        g.announce(night_deaths)
+        if g.phase == "over":
+            return
+        for skill, name in g.state.carry.pop("at_dawn", []):
+            self._public(g, skill, g.state.player(name))
+
+    def begin_day(self, g: Game) -> None:
+        # 装傻: "发动此技能后，白痴不能成为投票对象，不能参与投票"
+        day = g.state.day
+        for idiot in g.state.with_role("白痴"):
+            if _fooled(idiot) and idiot.alive:
+                day.may_not_vote[idiot.name] = "白痴已发动<装傻>"
+                day.may_not_be_voted[idiot.name] = "白痴已发动<装傻>"
+
+    def tie_rule(self, g: Game, kind: str) -> votes.TieRule:
+        if kind == "election":
+            # 竞岗<强制>: "在游戏的第一天投票结束后，最先获得投票数最多的角色当选警长。"
+            return votes.first_to_reach
+        sheriff = g.state.sheriff
+
+        def sheriffs_choice(counts, ballots, top):
+            # "平票时警长投票的角色出局，警长未投票则无人出局。" Read as: of the tied, the one the sheriff voted
+            # for. His 2.5 votes leave his candidate at a half count no whole-vote rival can equal, so he is
+            # never among the tied and a tie sends nobody out.
+            chosen = next((t for voter, t, _ in ballots if voter == sheriff), None)
+            return chosen if chosen in top else None
+
+        return sheriffs_choice
+
+    def joint_problems(self, g: Game, kind: str, ballots: list[tuple[str, str]]) -> dict[str, str]:
+        # 默契<强制>: "两姐妹不能弃票，且必须投票给同一名角色。" A sister's 弃权 is void; when both living sisters
+        # name different players, both ballots are void. A sister whose sister cast nothing counts alone.
+        sisters = [p.name for p in g.state.with_role("两姐妹") if p.alive and "默契" not in p.lost]
+        first = {}
+        for voter, target in ballots:
+            first.setdefault(voter, target)
+        void = {}
+        for name in sisters:
+            if first.get(name) == ABSTAIN:
+                void[name] = "两姐妹<默契>：不能弃票"
+        named = {n: first[n] for n in sisters if first.get(n) not in (None, ABSTAIN)}
+        if len(named) == 2 and len(set(named.values())) == 2:
+            for name in named:
+                void[name] = "两姐妹<默契>：必须投票给同一名角色，两票不同，均无效"
+        return void
+
+    def after_election(self, g: Game, elected: str | None) -> None:
+        super().after_election(g, elected)
+        if elected:
+            # 任命<强制>: "当选警长的角色需要立即在投票贴内任命一个执警"
+            self.ask(g, "任命", g.state.player(elected))
+
+    def exile(self, g: Game, p: Player) -> None:
+        # 装傻: "当白痴因投票而即将出局时，可以避免出局" — he is asked first and stays until he answers.
+        if p.role == "白痴" and "装傻" not in p.used and "装傻" not in p.lost:
+            g.ask(p, "装傻", "你被投票出局：可以发动<装傻>避免出局（发送“装傻”），或发送“放弃”出局（关门后30分钟内，否则视为放弃）。",
+                  "day", context=g.state.day_no)
+            return
+        super().exile(g, p)
+
+    # --- deaths -----------------------------------------------------------------------------------------
+    def after_death(self, g: Game, p: Player, cause: str) -> None:
+        s = g.state
+        if p.name in s.teams[PACK] and cause != "红牌":
+            for king in s.with_role("狼王"):
+                if "冲锋" not in king.lost:
+                    king.lost.add("冲锋")
+                    if king.alive:
+                        g.tell(f"player:{king.name}", "狼群内有角色出局，你失去了<冲锋>。")
+        if p.role == "长老" and cause in ELDER_CURSES:
+            for q in s.players:
+                for skill in ELDER_BOUND.get(q.role, ()):
+                    q.lost.add(skill)
+            g.tell("director", "长老因" + cause + "出局：女巫、预言家、猎人、医生、吉普赛人失去技能")
+            for q in s.players:
+                if q.role in ELDER_BOUND and q.alive:
+                    self._when_public(g, "失去技能", q)
+        partner = s.player(p.marks["情侣"]) if "情侣" in p.marks else None
+        if partner and partner.alive:
+            # 殉情<强制>: "情侣中若有一人出局，另一人立即出局。" — a red card too ("但情侣会触发<殉情>").
+            g.kill(partner, "殉情")
+        if cause == "红牌":
+            if s.carry.get("badge_of") == p.name:
+                del s.carry["badge_of"]
+                # "红牌罚下的警长警徽随机移交。"
+                self._random_sheriff(g, f"{g.label(p)} 被红牌罚下")
+        else:
+            if p.role == "猎人" and "最后一枪" not in p.lost:
+                # "如果在此流程中，猎人一旦出局，猎人需立即决定<最后一枪>，被枪杀的角色立即在猎人出局之后出局。"
+                if g.phase == "night":
+                    g.ask(p, "最后一枪", "你已出局：可以<最后一枪>，发送“最后一枪 座位号”使一名其他角色立即出局，或“放弃”（30分钟内有效）。", "feedback")
+                    g.pending_for(p.name, "最后一枪").holds_night = True
+                else:
+                    g.ask(p, "最后一枪", "你已出局：可以<最后一枪>，发送“最后一枪 座位号”使一名其他角色立即出局，或“放弃”（关门后30分钟内有效）。", "day")
+            if s.carry.get("badge_of") == p.name:
+                del s.carry["badge_of"]
+                s.carry["reappoint"] = True
+                self._when_public(g, "殉职", p)
+        appointing = g.pending_for(p.name, "任命")
+        if appointing:
+            g.settle(appointing)  # the badge's next holder appoints
+        if s.carry.get("deputy") == p.name:
+            # "警长或执警其中任意一个出局，警长需要重新任命一个执警"; "执警出局之后，则由警长重新选定执警。"
+            del s.carry["deputy"]
+            if s.sheriff:
+                self._when_public(g, "任命", s.player(s.sheriff))
+
+    def _when_public(self, g: Game, what: str, p: Player) -> None:
+        # Asked when the death is public: at once by day, at 开门 after a night.
+        if g.phase == "night":
+            g.state.carry.setdefault("at_dawn", []).append((what, p.name))
+        else:
+            self._public(g, what, p)
+
+    def _public(self, g: Game, what: str, p: Player) -> None:
+        if what == "失去技能":
+            g.tell(f"player:{p.name}", "长老出局，你失去了技能。")
+        elif what == "任命" and g.state.sheriff != p.name:
+            return  # the badge moved on meanwhile; its new holder is asked
+        else:
+            self.ask(g, what, p)
+
+    @staticmethod
+    def ask(g: Game, skill: str, p: Player) -> None:
+        if g.pending_for(p.name, skill):
+            return
+        if skill == "殉职":
+            if g.pending_for(p.name, "最后一枪"):
+                g.state.carry["badge_after_shot"] = p.name
+                return
+            g.ask(p, "殉职", "你已出局，须<殉职>：发送“殉职 座位号”选择一名未出局的角色继任警长（关门后30分钟内，否则随机移交）。", "badge")
+        else:
+            g.ask(p, "任命", "你是警长，须<任命>一名执警：发送“任命 座位号”（不能任命自己；关门后30分钟内，否则随机任命）。", "appoint")
+
+    def _random_sheriff(self, g: Game, why: str) -> None:
+        # "警长随机移交给在场的一名未出局角色" — never the idiot after <装傻> ("不能继任警长").
+        living = [p for p in g.state.alive() if not _fooled(p)]
+        if not living:
+            return
+        heir = g.state.rng.choice(living)
+        g.state.sheriff = heir.name
+        g.tell("public", f"{why}，警徽随机移交给 {g.label(heir)}")
+        g.tell(f"player:{heir.name}", "你继任了警长。")
+        _new_sheriff(g)
+
+    def expire(self, g: Game, pending: Pending) -> None:
+        who = g.state.player(pending.who)
+        if pending.skill == "殉职":
+            self._random_sheriff(g, f"{who.name} 未在时限内移交警徽")
+        elif pending.skill == "任命":
+            choices = [p for p in g.state.alive() if p.name != pending.who]
+            if choices and g.state.sheriff == pending.who:
+                t = g.state.rng.choice(choices)
+                _set_deputy(g, t, f"警长 {g.label(who)} 未在时限内任命执警，随机任命 {g.label(t)} 为执警")
+        elif pending.skill == "装傻":
+            # "白痴、猎人视为放弃发动技能": the vote's result stands.
+            g.tell("director", f"{who.name} 未发动<装傻>，按投票结果出局")
+            g.kill(who, "投票", at=("day", pending.context))
+            g.publish_deaths([who.name], "放逐投票")
+        else:
+            g.tell("director", f"{who.name} 未在时限内发动<{pending.skill}>，视为放弃")
+            _after_shot(g, who)
+
+    def has_last_words(self, g: Game, p: Player, cause: str) -> bool:
+        # 遗言: "遗言数量等于狼人的数量，靠前出局且可以留下遗言的角色会收到可以留下遗言的通知。放弃遗言不会使留遗言的权利
+        # 留给以后出局的角色。" The wolves are the line-up's 狼王 and 5 狼人: six. "红牌罚下出局的角色没有遗言权利"
+        return cause != "红牌" and len(g.state.last_words) < LAST_WORDS
+
+    # --- win and loss -----------------------------------------------------------------------------------
+    def check_end(self, g: Game) -> None:
+        s = g.state
+        if s.phase == "over":
+            return
+        if WOLVES in s.lost and not s.carry.get("wolves_told"):
+            # "狼人阵营优先判负后，狼人阵营失去杀人技能。此事件发生时会通知狼人阵营。"
+            s.carry["wolves_told"] = True
+            g.tell(f"team:{PACK}", "狼人阵营已被判负：狼人阵营失去<杀人>技能（不公示）。")
+            if _black(g):
+                # 寡妇刀: "情侣获得技能<杀人>（此事件发生时会通知情侣）"
+                g.tell(f"team:{COUPLE}", "狼人阵营已被判负：<寡妇刀>生效，你们获得<杀人>，从下一个夜晚起可以共同指杀一名角色。")
+        living = s.alive()
+        # 狼人阵营 胜 1: "狼人阵营存活的人数占总存活人数的一半或一半以上。" "已经被判负的阵营无法再次达到胜利条件。"
+        if WOLVES not in s.lost and living and 2 * sum(p.faction == WOLVES for p in living) >= len(living):
+            return g.win(WOLVES)
+        # "游戏状态满足某阵营失败条件之一，该阵营优先判负。" — in the post's order.
+        losses = [
+            (WOLVES, all(not s.player(n).alive for n in s.teams[PACK])),  # "狼群内的角色全部出局"
+            (VILLAGE, any(all(not p.alive for p in s.with_role(*group) if p.faction == VILLAGE) for group in (SPECIALS, COMMONS))),
+        ]
+        if _black(g):
+            losses.append((BLACK, all(not p.alive for p in s.players if p.faction == BLACK)))  # "黑情侣阵营的角色全部出局"
+        for faction, out in losses:
+            if out and faction not in s.lost:
+                g.lose(faction)  # judges the game again: a loss can leave one faction standing
+                if s.phase == "over":
+                    return
+        # "场上仅有一个阵营尚未被判负，游戏立即结束，宣布此阵营胜利。"
+        left = [f for f in self.factions(g) if f not in s.lost]
+        if len(left) == 1:
+            g.win(left[0])
+
+    def surrender_voters(self, g: Game, faction: str) -> list[str]:
+        # 投降: "狼人阵营的投降需要询问狼群中所有角色；黑情侣阵营的投降需要询问情侣，不需要单独询问同阵营的单身丘比特。"
+        if faction == WOLVES:
+            return list(g.state.teams[PACK])
+        if faction == BLACK and _black(g):
+            return list(g.state.carry["lovers"])
+        return []
