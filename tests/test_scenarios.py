@@ -1,6 +1,6 @@
 """Scenario files replayed through the shared checker, and the replay tool's refusal of unusable files.
 
-1. Every `../shared/scenarios/m131-*.yaml` and `154-*.yaml` and every `tests/scenarios/*.yaml` goes through
+1. Every `../shared/scenarios/m131-*.yaml`, `146-*.yaml` and `154-*.yaml` and every `tests/scenarios/*.yaml` goes through
    `../shared/tools/check_scenario.py` (one test per file); the checker's own report is shown on failure.
 2. `python -m engine replay` exits 2 with one message on stderr and nothing on stdout when the file is
    unusable (SCENARIOS.md: "not YAML, unknown ruleset, unknown identity, a player listed twice, identity
@@ -21,7 +21,7 @@ SHARED = ROOT.parent / "shared"
 CHECKER = SHARED / "tools" / "check_scenario.py"
 OWN_SCENARIOS = ROOT / "tests" / "scenarios"
 
-SHARED_FILES = sorted(f for pattern in ("m131-*.yaml", "154-*.yaml") for f in (SHARED / "scenarios").glob(pattern))
+SHARED_FILES = sorted(f for pattern in ("m131-*.yaml", "146-*.yaml", "154-*.yaml") for f in (SHARED / "scenarios").glob(pattern))
 OWN_FILES = sorted(OWN_SCENARIOS.glob("*.yaml"))
 
 
