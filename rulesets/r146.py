@@ -51,6 +51,12 @@ def _couple_may_kill(g: Game) -> bool:
     return _black(g) and WOLVES in g.state.lost and any(p.alive for p in _lovers(g))
 
 
+def _may_charge(g: Game, king: Player) -> bool:
+    # "狼人阵营优先判负后，狼人阵营失去杀人技能。" — "杀人技能" without the brackets of a skill's name: every
+    # killing skill of the faction, 冲锋 too. A 狼王 who eloped is no longer of the faction and keeps it.
+    return "冲锋" not in king.lost and not (king.faction == WOLVES and WOLVES in g.state.lost)
+
+
 def _fooled(p: Player) -> bool:
     """The idiot who stayed by <装傻>: "不能成为投票对象，不能参与投票，不能继任警长"."""
     return p.role == "白痴" and "装傻" in p.used
@@ -154,6 +160,8 @@ def charge(g: Game, actor: Player, target) -> None:
     # 冲锋: "游戏日夜晚，可以指杀一名角色。当任意一名狼群内角色因除红牌罚下以外的原因出局后，狼王失去<冲锋>。"
     if "冲锋" in actor.lost:
         raise Rejected("狼王已经失去<冲锋>：狼群内已有角色出局")
+    if not _may_charge(g, actor):
+        raise Rejected("狼人阵营已经判负，失去了杀人技能（<冲锋>）")
     night_target(g, actor, "冲锋", target)
 
 
@@ -345,7 +353,7 @@ class R146(Ruleset):
         if self._pack_alive(g) and WOLVES not in s.lost and not g.decided(PACK, "杀人"):
             out.append((PACK, "杀人"))
         king = living_with_role(g, "狼王")
-        ask(king, "冲锋", bool(king and "冲锋" not in king.lost))
+        ask(king, "冲锋", bool(king and _may_charge(g, king)))
         if _couple_may_kill(g) and not g.decided(COUPLE, "杀人"):
             out.append((COUPLE, "杀人"))
         witch = living_with_role(g, "女巫")
@@ -396,7 +404,8 @@ class R146(Ruleset):
         s, a = g.state, g.night.actions
         healed = a["救治"][1] if "救治" in a else None
         saved = a["救药"][1] if "救药" in a else None
-        attacks = [(k, a[k][1]) for k in ATTACKS if k in a]
+        # a faction judged lost during the night has lost its killing skills by the settlement
+        attacks = [(k, a[k][1]) for k in ATTACKS if k in a and not (WOLVES in s.lost and s.player(a[k][0]).faction == WOLVES)]
         out: list[tuple[str, str]] = []
         # 救治: "若该角色没有成为指杀目标，累计一次空救。一名角色累计两次空救时立即出局。" — known once the 指杀 are in.
         if healed and healed not in {t for _, t in attacks}:
@@ -509,6 +518,7 @@ class R146(Ruleset):
             if s.carry.get("badge_of") == p.name:
                 del s.carry["badge_of"]
                 # "红牌罚下的警长警徽随机移交。"
+                s.carry["reappoint"] = True
                 self._random_sheriff(g, f"{g.label(p)} 被红牌罚下")
         else:
             if p.role == "猎人" and "最后一枪" not in p.lost:
@@ -522,9 +532,10 @@ class R146(Ruleset):
                 del s.carry["badge_of"]
                 s.carry["reappoint"] = True
                 self._when_public(g, "殉职", p)
-        appointing = g.pending_for(p.name, "任命")
-        if appointing:
-            g.settle(appointing)  # the badge's next holder appoints
+        for left in ("任命", "装傻"):
+            # the badge's next holder appoints; an idiot out before answering has nothing left to avoid
+            if g.pending_for(p.name, left):
+                g.settle(g.pending_for(p.name, left))
         if s.carry.get("deputy") == p.name:
             # "警长或执警其中任意一个出局，警长需要重新任命一个执警"; "执警出局之后，则由警长重新选定执警。"
             del s.carry["deputy"]
