@@ -381,11 +381,12 @@ class Game:
         after_night = s.phase == "night"
         if s.phase == "setup":
             self._begin("day")
-        elif after_night and not s.night.resolved:
-            self._finish_night()
-        elif after_night and s.night.held is not None:
-            # 开门 does not wait: a decision still holding the settlement is answered by day
-            self._continue_settlement(wait=False)
+        elif after_night:
+            if not s.night.resolved:
+                self._finish_night()
+            if s.night.held is not None:
+                # 开门 does not wait: a decision still holding the settlement is answered by day
+                self._continue_settlement(wait=False)
         if s.phase == "over":
             return
         s.phase = "day"
