@@ -61,6 +61,11 @@ class Ruleset:
     skills: dict[str, Skill]
     # what to send for a night slot whose name is not a skill's (the witch's 女巫: either potion)
     slot_help: dict[str, str] = {}
+    # False where a start-of-game choice can reshape the teams (146: "1、游戏开始时，丘比特选择情侣。2、所有角色
+    # 的阵营确定，狼人共群，情侣共群，非情侣的两姐妹共群"): the groups are formed when the first phase opens.
+    teams_known_when_dealt: bool = True
+    # whether <殉职> may tear the badge instead of naming a successor (M131: "可以撕警徽")
+    badge_may_be_torn: bool = False
     # Red cards within one faction that make it lose by themselves (M131: "同一阵营的角色累计获得两张或以上
     # 红牌时，阵营判负"); None where only the director decides (FactionLoss).
     red_cards_to_lose: int | None = 2

@@ -73,11 +73,11 @@ def poison(g: "Game", actor: "Player", target, *, slot: str) -> None:
     g.tell(f"player:{actor.name}", f"已收到：毒药 {g.label(t)}。")
 
 
-def hand_over(g: "Game", actor: "Player", target, *, may_tear: bool) -> None:
+def hand_over(g: "Game", actor: "Player", target) -> None:
     """殉职: the sheriff who went out names a living successor (or, where the post allows, tears the badge)."""
     pending = g.pending_for(actor.name, "殉职")
     if target is None:
-        if not may_tear:
+        if not g.rules.badge_may_be_torn:
             raise Rejected("<殉职>是强制技，不能撕警徽：请发送“殉职 座位号”选择一名未出局的角色继任警长")
         g.settle(pending)
         g.tell("public", f"{g.label(actor)} 撕毁了警徽，本局不再有警长")

@@ -162,7 +162,7 @@ def explode(g: Game, actor: Player, target) -> None:
 
 def hand_over(g: Game, actor: Player, target) -> None:
     # 殉职: "警长并非因红牌罚下而出局后，可以选择一名未出局的角色来继任警长。" Note 3: "可以撕警徽。"
-    skills.hand_over(g, actor, target, may_tear=True)
+    skills.hand_over(g, actor, target)
 
 
 class M131(Ruleset):
@@ -183,6 +183,7 @@ class M131(Ruleset):
     first_phase = "night"  # Note 1: "先进行第一夜操作，再进行警长竞选。"
     sheriff_weight = Fraction(3, 2)  # Note 3: "警长投票记为1.5票"
     announce_order = "seat"  # "公示出局名单时按出局角色的电梯楼顺序排序。"
+    badge_may_be_torn = True  # Note 3: "可以撕警徽。"
     limits = {
         "night": TimeLimit("close", 60, "关门一个小时后，预言家、女巫、乌鸦、锈盾守卫未与导演取得联系，视为放弃夜晚行动。狼队在关门一个小时后仍未提交刀人目标，视为放弃出刀"),
         "feedback": TimeLimit("now", 30, "女巫<通灵>、锈盾守卫<最后的守护>收到反馈后半小时，仍未给导演答复，视为放弃技能行使。"),

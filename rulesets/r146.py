@@ -201,9 +201,10 @@ def shoot(g: Game, actor: Player, target) -> None:
         g.settle(pending)
         g.tell(f"player:{actor.name}", f"已收到：最后一枪 {g.label(t)}。")
         g.kill(t, "最后一枪")
-        # "投票结束后，因投票而触发的……猎人<最后一枪>、以及被枪杀的角色立即公示"; a shot in the night's
-        # settlement joins the night's list, published at 开门.
-        if g.phase != "night":
+        # A shot in the night's settlement joins the night's list, published at 开门; any other is published
+        # at once: "投票结束后，因投票而触发的……猎人<最后一枪>、以及被枪杀的角色立即公示" — even when a hunter
+        # voted out answers after 关门, within his 30 minutes.
+        if not (pending.holds_night and g.phase == "night"):
             g.publish_deaths([t.name], "最后一枪")
     _after_shot(g, actor)
 
@@ -222,7 +223,7 @@ def hand_over(g: Game, actor: Player, target) -> None:
         raise Rejected("发动<装傻>后的白痴不能继任警长，请选择其他角色")
     if target is not None and g.find(target).name == actor.name:
         raise Rejected("不能把警徽移交给自己，请选择其他角色")
-    skills.hand_over(g, actor, target, may_tear=False)
+    skills.hand_over(g, actor, target)
     _new_sheriff(g)
 
 
@@ -232,6 +233,7 @@ def appoint(g: Game, actor: Player, target) -> None:
     if t.name == actor.name:
         raise Rejected("不能任命自己为执警，请选择其他角色")
     g.settle(g.pending_for(actor.name, "任命"))
+    g.tell(f"player:{actor.name}", f"已收到：任命 {g.label(t)} 为执警。")
     _set_deputy(g, t, f"警长 {g.label(actor)} 任命 {g.label(t)} 为执警")
 
 
@@ -283,6 +285,7 @@ class R146(Ruleset):
     slot_help = {"女巫": "救药 座位号 / 毒药 座位号 / 放弃"}
     # 总体流程: "3、开始第一天讨论日，第一天讨论日结束，警长竞选帖最先高票者当选警长……4、进入夜晚"
     first_phase = "day"
+    teams_known_when_dealt = False  # the cupid's choice decides the 狼群, the 情侣群 and the 姐妹群
     sheriff_weight = Fraction(5, 2)  # 带队<强制>: "计算投票数量时警长投出的票计为2.5票。"
     announce_order = "death"  # "公示出局名单时按角色出局的顺序排序。"
     # 红牌: "判下红牌的同时，导演有权视情况决定是否直接使该玩家所在的阵营判负" — never by count.
@@ -292,8 +295,8 @@ class R146(Ruleset):
     limits = {
         "night": TimeLimit("close", 60, "关门一个小时后，预言家、医生、吉普赛人未与导演取得联系，均为放弃夜晚行动。狼队/黑情侣在关门一个小时后仍未提交刀人目标，视为放弃出刀"),
         "feedback": TimeLimit("now", 30, "女巫<通灵>、猎人<最后一枪>收到反馈后半小时，仍未给导演答复，视为放弃技能行使。"),
-        "day": TimeLimit("close", 30, "猎人、警长、白痴被投票出局，关门三十分钟后仍未与导演取得联系，白痴、猎人视为放弃发动技能，警长随机移交给在场的一名未出局角色。"),
-        "badge": TimeLimit("close", 30, "猎人、警长、白痴被投票出局，关门三十分钟后仍未与导演取得联系，……警长随机移交给在场的一名未出局角色。"),
+        "day": TimeLimit("close", 30, "猎人、……白痴被投票出局，关门三十分钟后仍未与导演取得联系，白痴、猎人视为放弃发动技能"),
+        "badge": TimeLimit("close", 30, "警长……被投票出局，关门三十分钟后仍未与导演取得联系，……警长随机移交给在场的一名未出局角色。"),
         "appoint": TimeLimit("close", 30, "任命<强制>：当选警长的角色需要立即在投票贴内任命一个执警（时限同警长：关门三十分钟）"),
     }
     skills = {

@@ -250,7 +250,7 @@ def last_blade(g: Game, actor: Player, target) -> None:
 
 def hand_over(g: Game, actor: Player, target) -> None:
     # 殉职<强制>: "警长并非因红牌罚下而出局后，须选择一名未出局的角色来继任警长。" — no tearing the badge here.
-    skills.hand_over(g, actor, target, may_tear=False)
+    skills.hand_over(g, actor, target)
 
 
 class R154(Ruleset):

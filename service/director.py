@@ -12,7 +12,7 @@ from rulesets import RULESETS
 from . import groups, parse
 from .games import Service, ServiceError, Table
 from .models import CommandRow, DeadlineRow, GameRow, SeatRow
-from .texts import CHINA, clock, director_status
+from .texts import CHINA, clock, director_status, until
 
 HELP = """导演指令（私聊发送；多局同时进行时在指令前加“#编号 ”指定游戏）：
 新游戏 规则 [标题] —— 规则：{rulesets}
@@ -124,8 +124,12 @@ async def _assign(service: Service, t: Table, qq: str, rest: str, friends: Frien
 
 async def _start(service: Service, t: Table, qq: str, rest: str, friends: Friends) -> str:
     await service.start(t)
-    first = "关门" if t.game.rules.first_phase == "night" else "开门"
-    return f"游戏已开始，每名玩家都已收到身份。开局技能（如认亲）收齐后，发送“{first}”进入第一个{'夜晚' if first == '关门' else '白天'}。"
+    rules = t.game.rules
+    first = "关门" if rules.first_phase == "night" else "开门"
+    # the ruleset's own start skills (M131's 认亲, 146's 丘比特之箭; 154 has none)
+    starts = "、".join(s.name for s in rules.skills.values() if s.when == "start")
+    wait = f"开局技能（如{starts}）收齐后，" if starts else ""
+    return f"游戏已开始，每名玩家都已收到身份。{wait}发送“{first}”进入第一个{'夜晚' if first == '关门' else '白天'}。"
 
 
 async def _submit(service: Service, t: Table, qq: str, cmd) -> str:
@@ -229,7 +233,7 @@ async def _status(service: Service, t: Table, qq: str, rest: str, friends: Frien
     if t.game is None:
         roster = "\n".join(f"{s.seat}号 {s.name} {s.qq} {s.role or '未分配'}" for s in t.seats) or "（尚无名单）"
         return f"#{t.row.id} {t.row.title}：筹备中\n{roster}"
-    deadlines = [(d.key, d.what, d.due_at) for d in await service.open_deadlines(t)]
+    deadlines = [(d.key, d.what, until(d)) for d in await service.open_deadlines(t)]
     return f"#{t.row.id} {t.row.title}\n" + director_status(t.game, deadlines)
 
 
@@ -283,7 +287,9 @@ def _describe(payload: dict) -> str:
     cmd = from_dict(payload)
     match cmd:
         case Act():
-            return f"{cmd.by} {cmd.skill} {cmd.target if cmd.target is not None else ''}{(' ' + cmd.text) if cmd.text else ''}".strip()
+            # a list target (146's 丘比特之箭 3 5) as the player sent it, not as a Python list
+            target = " ".join(map(str, cmd.target)) if isinstance(cmd.target, list) else cmd.target
+            return f"{cmd.by} {cmd.skill} {target if target is not None else ''}{(' ' + cmd.text) if cmd.text else ''}".strip()
         case Ballots():
             return ("竞选 " if cmd.kind == "election" else "投票 ") + " ".join(f"{v}:{tg}" for v, tg in cmd.ballots)
         case Card():

@@ -357,14 +357,18 @@ class Service:
             raise ServiceError("游戏已经开始")
         if not t.seats or any(s.role is None for s in t.seats):
             raise ServiceError("请先分配身份（“分配 随机”或“分配 固定”）")
-        t.game = Game(rules, [(s.name, s.role) for s in t.seats], seed=t.row.seed)
+        players = [(s.name, s.role) for s in t.seats]
+        t.game = Game(rules, players, seed=t.row.seed)
         async with in_transaction():
             t.row.status = "running"
             await t.row.save()
             for seat in t.seats:
                 await self.queue(("private", seat.qq), brief(rules, t.game, seat.name), t.row.id)
-            for team, members in t.game.state.teams.items():
-                await groups.assign_team(self, t, team, members)
+            # where a start choice can still reshape the teams (146's lovers), the groups wait for the
+            # ruleset's TeamChange at the first phase, so nobody is shown a team he is about to leave
+            if rules.teams_known_when_dealt:
+                for team, members in t.game.state.teams.items():
+                    await groups.assign_team(self, t, team, members)
         await self.delivered()
 
 

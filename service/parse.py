@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-
 from engine import Act
 from engine.ruleset import Ruleset
 
@@ -47,10 +46,13 @@ def player_text(text: str, rules: Ruleset, name: str) -> Act | Query:
     if not skill.takes_target:
         return Act(by=name, skill=skill.name)
     if target is None:
+        if skill.targets > 1:  # 146's 丘比特之箭 names two: "one target" would send him the wrong way
+            raise ParseError(_wrong_count(skill))
         hint = f"请发送“{skill.name} 座位号”或“{skill.name} 角色名”"
         if skill.team:
             hint += f"；全队放弃请发送“{skill.name} 空”"
-        if skill.name == "殉职":
+        # 146's and 154's 殉职 is <强制>: tearing is offered only where the post allows it
+        if skill.name == "殉职" and rules.badge_may_be_torn:
             hint += "；撕毁警徽请发送“殉职 撕”"
         raise ParseError(f"<{skill.name}>需要一个目标：{hint}。")
     if (skill.name == "殉职" and target in TEAR) or (skill.team and target in NO_TARGET):
@@ -58,11 +60,15 @@ def player_text(text: str, rules: Ruleset, name: str) -> Act | Query:
     if skill.targets > 1:
         parts = target.replace("，", " ").replace(",", " ").split()
         if len(parts) != skill.targets:
-            raise ParseError(f"<{skill.name}>需要{skill.targets}个目标：请发送“{skill.name} " + " ".join(["座位号"] * skill.targets) + "”。")
+            raise ParseError(_wrong_count(skill))
         return Act(by=name, skill=skill.name, target=parts)
     if len(target.split()) > 1:
         raise ParseError(f"<{skill.name}>只需要一个目标：请发送“{skill.name} 座位号”或“{skill.name} 角色名”。")
     return Act(by=name, skill=skill.name, target=target)
+
+
+def _wrong_count(skill) -> str:
+    return f"<{skill.name}>需要{skill.targets}个目标：请发送“{skill.name} " + " ".join(["座位号"] * skill.targets) + "”。"
 
 
 def _word_and_arg(body: str) -> tuple[str, str]:

@@ -6,7 +6,7 @@ from engine import Act
 from . import groups, parse
 from .games import Service, Table
 from .models import SeatRow
-from .texts import clock, player_status
+from .texts import clock, player_status, until
 
 STRANGER = "你好！你不在任何进行中的版杀游戏里，我只为本局玩家和导演服务。如需参加，请联系导演。"
 
@@ -73,6 +73,14 @@ async def in_group(service: Service, group_id: str, qq: str, text: str, key: str
     await service.submit(t, command, source=f"qq:{qq}", reply=("group", group_id), seen=key)
 
 
+def _send(rules, skill_name: str) -> str:
+    """What to send for a skill: its name and as many targets as it takes (丘比特之箭: two)."""
+    skill = rules.skill(skill_name)
+    if skill is None or not skill.takes_target:
+        return skill_name
+    return " ".join([skill.name] + ["座位号"] * skill.targets)
+
+
 def help_text(t: Table, name: str, deadlines) -> str:
     """What this player can do right now, and until when."""
     g = t.game
@@ -80,19 +88,27 @@ def help_text(t: Table, name: str, deadlines) -> str:
     p = s.player(name)
     role = g.rules.role(p.role)
     told = g.rules.role(role.hidden_as or role.name)
-    due = {d.key: d.due_at for d in deadlines}
+    due = {d.key: until(d) for d in deadlines}
     lines = [f"你是 {p.seat}号 {p.name}，身份：{told.name}。{told.summary}"]
+    if s.phase == "setup":
+        # a start skill (146's 丘比特之箭, M131's 认亲) is sent before the first phase opens
+        first = "开门" if g.rules.first_phase == "day" else "关门"
+        for skill in g.rules.skills.values():
+            if skill.when == "start" and g.holds(p, skill.name, skill.holders) and skill.name not in p.used:
+                lines.append(f"现在可以：{_send(g.rules, skill.name)}（导演第一次{first}前）")
     if s.phase == "night" and not s.night.resolved:
         team = g.team_of(name)
         for who, slot in g.rules.awaiting(g):
             if who == name or (who == team and p.alive):
-                until = clock(due.get(g.night_key(who, slot)))
+                ends = due.get(g.night_key(who, slot), clock(None))
                 skill = g.rules.skill(slot)
                 send = g.rules.slot_help.get(slot) or (f"{slot} 座位号" if skill is None or skill.takes_target else slot)
-                lines.append(f"现在可以：{send}（截止 {until}）")
+                lines.append(f"现在可以：{send}（截止 {ends}）")
     for pending in s.pending:
         if pending.who == name:
-            lines.append(f"等待你决定：<{pending.skill}>（截止 {clock(due.get(pending.key))}）")
+            # a decision asked of him (最后一枪, 殉职, 任命, 装傻): what to send, not only its name
+            send = _send(g.rules, pending.skill)
+            lines.append(f"等待你决定：<{pending.skill}>，发送“{send}”（截止 {due.get(pending.key, clock(None))}）")
     if g.owes_last_words(name):
         lines.append("你可以留下遗言：发送“遗言 内容”，下一次开门前有效。")
     if len(lines) == 1:

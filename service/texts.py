@@ -13,6 +13,14 @@ def clock(at: datetime | None) -> str:
     return at.astimezone(CHINA).strftime("%m-%d %H:%M") if at else "下一次开门"
 
 
+def until(row) -> str:
+    """When a stored time limit ends. One counted from a 关门 still to come has no time yet: "下一次开门"
+    would be wrong (146's hunter voted out by day has until 30 minutes after 关门)."""
+    if row.due_at is None and row.anchor == "close":
+        return f"关门后{row.minutes}分钟"
+    return clock(row.due_at)
+
+
 def brief(rules: Ruleset, game: Game, name: str) -> str:
     """The start-of-game message: character, identity as the player is told it, skills, limits."""
     p = game.state.player(name)
@@ -42,7 +50,7 @@ def player_status(game: Game, name: str) -> str:
     return "\n".join(lines)
 
 
-def director_status(game: Game, deadlines: list[tuple[str, str, datetime | None]]) -> str:
+def director_status(game: Game, deadlines: list[tuple[str, str, str]]) -> str:
     s = game.state
     phase = {"setup": "未开始", "night": f"第{s.night_no}夜", "day": f"第{s.day_no}天", "over": f"已结束，{s.winner}获胜"}[s.phase]
     lines = [f"阶段：{phase}；警长：{s.sheriff or '无'}"]
@@ -55,6 +63,6 @@ def director_status(game: Game, deadlines: list[tuple[str, str, datetime | None]
         lines.append("等待行动：" + ("、".join(f"{who}<{slot}>" for who, slot in waiting) or "已收齐，可结算"))
     for pending in s.pending:
         lines.append(f"等待决定：{pending.who}<{pending.skill}>")
-    for key, what, due in deadlines:
-        lines.append(f"时限：{what}（{key}）截止 {clock(due)}")
+    for key, what, ends in deadlines:  # `ends`: as `until` writes it
+        lines.append(f"时限：{what}（{key}）截止 {ends}")
     return "\n".join(lines)
