@@ -31,7 +31,8 @@ async def open_database(url: str) -> None:
     if url.startswith("sqlite://") and not url.startswith("sqlite://:memory:"):
         Path(url.removeprefix("sqlite://")).parent.mkdir(parents=True, exist_ok=True)
     config = tortoise_config(url)
-    # handlers run in NoneBot's tasks, not the one that opened the database: share it globally
+    # handlers run in NoneBot's tasks, not the one that opened the database: share it globally, one
+    # connection for all (scheduled jobs run in copies of this task's context: plugins/banshabot/runtime.py)
     await Tortoise.init(config=config, _enable_global_fallback=True)
     # tortoise's own migrate() initialises again, which would drop that global fallback (and an
     # in-memory database): run the migrations on the connection just opened instead

@@ -60,24 +60,16 @@ STARTUP = {}
 async def banshabot(nonebug_init: None):
     """The started plugin's runtime module (service, outbox, flush).
 
-    The plugin's start-up opened the database; its handlers run in other tasks and reach it only
-    through tortoise's global fallback. If start-up left none (a bug that test_bot_director.py's
-    test_handlers_reach_the_database_opened_at_startup reports), the database is opened again
-    here the same way, so that the other tests can still show what the bot does.
+    The plugin's start-up opened the database; its handlers run in other tasks and reach it through
+    tortoise's global fallback, which test_bot_director.py's
+    test_handlers_reach_the_database_opened_at_startup checks with what is recorded here.
     """
     import tortoise.context
-    from tortoise import Tortoise
 
     from plugins.banshabot import runtime
-    from service.db import tortoise_config
 
     STARTUP["global_context"] = tortoise.context._global_context is not None
-    if not STARTUP["global_context"]:
-        await Tortoise.init(config=tortoise_config(runtime.config.banshabot_database_url), _enable_global_fallback=True)
-        await Tortoise.generate_schemas()
     yield runtime
-    if not STARTUP["global_context"]:
-        await Tortoise.close_connections()  # an open connection would keep the process alive
 
 
 class RecordingScheduler:

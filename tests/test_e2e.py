@@ -5,6 +5,8 @@ the director and 13 players in private chat and in the wolves' pool group, and c
 call against the OneBot 11 action list. The first test plays a game from roster to winner; the
 second kills the bot with SIGKILL in the middle of a night, starts it again on the same database
 and finishes the game: nothing accepted is lost, nothing is sent twice, time limits still hold.
+The third, in process: a time limit's job does not run on the transaction it was scheduled in,
+whose statements would slip past the connection's lock (a player's message taken for a repeat).
 
 What is expected comes from the rule post (/work/shared/seeds/M131-粽子.txt) and issue 3, not from
 what the bot happens to print; the command words are the bot's own (service/director.py, HELP).
@@ -20,7 +22,7 @@ import sqlite3
 import subprocess
 import sys
 import time
-from datetime import datetime
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable
 
@@ -745,3 +747,23 @@ async def test_the_bot_survives_sigkill_in_the_middle_of_a_night(bots):
         assert sum("最后的守护 6号 己" in m for m in sim.messages(pm("癸"))) == 1
         assert sim.violations == []
         await sim.close()
+
+
+# --- (c) in process: what a time limit's job runs on ------------------------------------------------------
+async def test_a_limit_scheduled_in_a_transaction_runs_on_the_connection_itself(banshabot):
+    """Time limits are scheduled inside the transaction that stores their command. Their job must
+    run on the database connection, not on that finished transaction: its statements would pass the
+    connection's lock and interleave with a handler's (a SeenMessage.exists() that counts the job's
+    UPDATE takes a player's new message for a repeat: ignored, no reply, nothing stored)."""
+    from tortoise.connection import get_connection
+    from tortoise.transactions import in_transaction
+
+    used = asyncio.get_running_loop().create_future()
+
+    async def job() -> None:
+        used.set_result(get_connection("default"))
+
+    async with in_transaction() as transaction:
+        banshabot.AsyncScheduler().at("test:in-transaction", datetime.now(timezone.utc), job)
+    connection = await asyncio.wait_for(used, WAIT)
+    assert connection is not transaction and connection is get_connection("default"), connection

@@ -1,6 +1,7 @@
 """Wiring: the database, the game service, delivery and time limits start and stop with NoneBot."""
 from __future__ import annotations
 
+import contextvars
 from datetime import datetime, timezone
 from importlib.metadata import PackageNotFoundError, version
 
@@ -29,6 +30,19 @@ def now() -> datetime:
     return datetime.now(timezone.utc)
 
 
+# The start-up task's context, where the database was opened: jobs are added to APScheduler from a copy
+# of it, never from the caller's. tortoise keeps each task's connection in a ContextVar, and inside a
+# transaction that connection is the transaction. APScheduler runs every job in a copy of the context
+# of whatever last woke it up (add_job() does), and time limits are scheduled inside the transaction
+# that stores their command: every later job (time limits, reminders, the outbox retry) would run on
+# that long finished transaction. It shares the one SQLite connection but not its lock, so the job's
+# statements slip in between anyone else's. tortoise takes the changes made on the connection while a
+# query ran for what it found: a handler's SeenMessage.exists() counted the job's UPDATE and took a new
+# message for a repeat (ignored: no reply, nothing stored, no error). And a savepoint the job rolls
+# back can undo the writes of a handler's open transaction.
+_startup: contextvars.Context | None = None
+
+
 class AsyncScheduler(Scheduler):
     """Time limits as APScheduler date jobs; one whose time passed while we were down runs at once."""
 
@@ -36,7 +50,8 @@ class AsyncScheduler(Scheduler):
         async def run() -> None:  # APScheduler awaits only coroutine functions, not what a lambda returns
             await job()
 
-        scheduler.add_job(run, "date", run_date=when, id=job_id, replace_existing=True, misfire_grace_time=None)
+        _startup.copy().run(scheduler.add_job, run, "date", run_date=when, id=job_id, replace_existing=True,
+                            misfire_grace_time=None)
 
     def cancel(self, job_id) -> None:
         try:
@@ -72,7 +87,9 @@ service.after_commit.append(flush)
 
 @driver.on_startup
 async def _open() -> None:
+    global _startup
     await open_database(config.banshabot_database_url)
+    _startup = contextvars.copy_context()
     await service.restore_deadlines()
     scheduler.add_job(flush, "interval", seconds=config.banshabot_retry_seconds, id="outbox-retry", replace_existing=True)
     logger.info(f"banshabot {VERSION}: database {config.banshabot_database_url}")
