@@ -179,7 +179,8 @@ class Game:
 
     def ask(self, who: Player, skill: str, text: str, limit: str, context: Any = None) -> None:
         key = f"{skill}:{who.name}:{self.phase}{self.state.number}"
-        self.state.pending.append(Pending(key=key, who=who.name, skill=skill, context=context))
+        by_close = self.phase == "day" and self.rules.limits[limit].anchor == "close"
+        self.state.pending.append(Pending(key=key, who=who.name, skill=skill, context=context, lapses_at_open=by_close))
         self.tell(f"player:{who.name}", text)
         self.tell("director", f"等待 {self.label(who)} 发动<{skill}>")
         self.start_deadline(key, [who.name], skill, limit)
@@ -378,6 +379,8 @@ class Game:
         if lapse:
             self._lapse()
         words = self._close_last_words()
+        for pending in [p for p in s.pending if p.lapses_at_open]:
+            self._expire(pending)  # its time ended 30 minutes or so after 关门, whether or not it was told
         after_night = s.phase == "night"
         if s.phase == "setup":
             self._begin("day")
@@ -496,6 +499,8 @@ class Game:
             if wait and any(p.holds_night for p in self.state.pending):
                 return
         n.held = None
+        for pending in self.state.pending:
+            pending.holds_night = False  # an answer still to come no longer belongs to this settlement
         names = "、".join(n.deaths) or "无人出局"
         self.tell("director", f"夜晚已结算，开门公告草稿：昨晚出局：{names}")
 
@@ -604,5 +609,7 @@ class Game:
             raise Rejected(f"没有进行中的时限「{key}」")
 
     def _expire(self, pending: Pending) -> None:
+        if pending not in self.state.pending:
+            return  # settled meanwhile by another's consequence (a death clears what the dead owed)
         self.settle(pending)
         self.rules.expire(self, pending)

@@ -47,8 +47,10 @@ def _black(g: Game) -> bool:
 
 
 def _couple_may_kill(g: Game) -> bool:
-    # 寡妇刀<强制>: "当情侣中没有混血儿、且【狼人阵营】优先判负后，情侣获得技能<杀人>" (no 混血儿 in this line-up)
-    return _black(g) and WOLVES in g.state.lost and any(p.alive for p in _lovers(g))
+    # 寡妇刀<强制>: "当情侣中没有混血儿、且【狼人阵营】优先判负后，情侣获得技能<杀人>" (no 混血儿 in this line-up).
+    # Held from the night after the loss: a night's 指杀 are known to the witch by then, and the lovers are
+    # told "从下一个夜晚起".
+    return bool(g.state.carry.get("widow_knife")) and any(p.alive for p in _lovers(g))
 
 
 def _may_charge(g: Game, king: Player) -> bool:
@@ -117,6 +119,11 @@ def _form_couple(g: Game) -> None:
     for cupid in s.with_role("丘比特"):
         g.tell(f"player:{cupid.name}", f"情侣已产生，你的阵营变为【{cupid.faction}】。")
     g.tell("director", f"情侣：{g.label(a)}、{g.label(b)}" + ("（黑情侣阵营）" if _black(g) else f"（{a.faction}）"))
+    # 殉情: a lover red-carded before the start takes the other with him the moment they are lovers
+    for p, other in ((a, b), (b, a)):
+        if not p.alive and other.alive:
+            g.kill(other, "殉情")
+            g.publish_deaths([other.name], "殉情")
 
 
 # --- night: (2) 医生 -----------------------------------------------------------------------------------
@@ -138,7 +145,7 @@ def kill(g: Game, actor: Player, target) -> None:
         return _team_kill(g, actor, PACK, "杀人", target)
     if actor.name in s.carry.get("lovers", []) and _black(g):
         if not _couple_may_kill(g):
-            raise Rejected("黑情侣要在狼人阵营判负后才获得<杀人>（寡妇刀）")
+            raise Rejected("黑情侣在狼人阵营判负后的下一个夜晚起才获得<杀人>（寡妇刀）")
         return _team_kill(g, actor, COUPLE, COUPLE_KILL, target)
     raise Rejected("只有狼群成员（或获得<寡妇刀>的黑情侣）可以发动<杀人>")
 
@@ -201,10 +208,10 @@ def shoot(g: Game, actor: Player, target) -> None:
         g.settle(pending)
         g.tell(f"player:{actor.name}", f"已收到：最后一枪 {g.label(t)}。")
         g.kill(t, "最后一枪")
-        # A shot in the night's settlement joins the night's list, published at 开门; any other is published
-        # at once: "投票结束后，因投票而触发的……猎人<最后一枪>、以及被枪杀的角色立即公示" — even when a hunter
-        # voted out answers after 关门, within his 30 minutes.
-        if not (pending.holds_night and g.phase == "night"):
+        # A shot that holds the night's settlement joins the night's list, published at 开门; any other is
+        # published at once: "投票结束后，因投票而触发的……猎人<最后一枪>、以及被枪杀的角色立即公示" — even when a
+        # hunter voted out answers after 关门, within his 30 minutes.
+        if not pending.holds_night:
             g.publish_deaths([t.name], "最后一枪")
     _after_shot(g, actor)
 
@@ -243,8 +250,13 @@ def play_dumb(g: Game, actor: Player, target) -> None:
     actor.used.add("装傻")
     g.tell("public", f"{g.label(actor)} 发动<装傻>，避免出局。此后不能投票、不能成为投票对象、不能继任警长。")
     g.tell(f"player:{actor.name}", "已收到：装傻。你避免了出局。")
+    day = g.state.day
+    if day is not None:
+        day.may_not_vote[actor.name] = day.may_not_be_voted[actor.name] = "白痴已发动<装傻>"
     if g.state.sheriff == actor.name:
         g.state.sheriff = None
+        if g.pending_for(actor.name, "任命"):
+            g.settle(g.pending_for(actor.name, "任命"))  # the next sheriff appoints
         g.ask(actor, "殉职", "你发动了<装傻>，须移交警长：发送“移交 座位号”选择一名未出局的角色（关门后30分钟内，否则随机移交）。", "badge")
 
 
@@ -330,7 +342,7 @@ class R146(Ruleset):
         # game's seed (the post names no time limit).
         for cupid in g.state.with_role("丘比特"):
             if "丘比特之箭" not in cupid.used:
-                pair = g.state.rng.sample([p.name for p in g.state.players], 2)
+                pair = g.state.rng.sample([p.name for p in g.state.alive()], 2)
                 arrow(g, cupid, pair)
                 g.tell(f"player:{cupid.name}", "你没有在游戏开始前发动<丘比特之箭>，它是强制技，已随机选择情侣。")
                 g.tell("director", f"{g.label(cupid)} 未选择情侣，已随机选择 " + "、".join(pair))
@@ -367,6 +379,7 @@ class R146(Ruleset):
 
     def begin_night(self, g: Game) -> None:
         n = g.night.number
+        g.state.carry["widow_knife"] = _black(g) and WOLVES in g.state.lost
         asks = {
             "救治": "你可以<救治>一名角色（发送“救治 座位号”）",
             "冲锋": "你可以<冲锋>指杀一名角色（发送“冲锋 座位号”）",

@@ -141,6 +141,9 @@ def test_the_black_lovers_kill_only_after_the_wolves_have_lost():
         run(g, Act(wolf, "投降"))
     assert g.state.lost == ["狼人阵营"]
     assert g.apply(Act("丙", "杀人", "申")).error == "狼人阵营已经判负，失去了<杀人>"
+    # "从下一个夜晚起": tonight's 通灵 may already be out
+    assert "下一个夜晚起" in g.apply(Act("午", "杀人", "申")).error
+    run(g, OpenDay(), CloseDay())
     outs = run(g, Act("午", "杀人", "申"))
     assert any("提交了今晚的指杀" in t for t in notices(outs, "team:情侣群"))
 
