@@ -272,7 +272,7 @@ class Service:
         notes = []
         if row.who:  # a player's limit (a publication's own message tells the director enough)
             notes = [(to, f"时限已到：{'、'.join(row.who)}<{row.what}>，按规则处理") for to in await self.addresses(t, "director")]
-            notes += [(("private", t.seat_of(name).qq), f"<{row.what}>的时限已到，按规则视为放弃。") for name in row.who]
+            notes += [(("private", t.seat_of(name).qq), f"<{row.what}>的时限已到，已按规则处理。") for name in row.who]
         await self.submit(t, Timeout(row.key), source="deadline", notes=notes)
         row.done = True
         await row.save()

@@ -331,7 +331,7 @@ async def test_a_hunter_voted_out_who_lets_the_limit_pass_gives_up_the_shot(app:
     assert scheduler.jobs[f"deadline:{row.id}"][0] == NOW + timedelta(minutes=30)
     async with chat(app) as (ctx, bot):
         says(ctx, DIRECTOR, "时限已到：春生<最后一枪>，按规则处理")
-        says(ctx, QQ["春生"], "<最后一枪>的时限已到，按规则视为放弃。")
+        says(ctx, QQ["春生"], "<最后一枪>的时限已到，已按规则处理。")
         says(ctx, DIRECTOR, "春生 未在时限内发动<最后一枪>，视为放弃")
         await scheduler.run(f"deadline:{row.id}")
     assert all(p.alive for p in t.game.state.players if p.name != "春生")
@@ -411,7 +411,7 @@ async def test_a_hunter_killed_at_night_who_lets_the_limit_pass(app: App, bansha
     assert row.due_at == NOW + timedelta(minutes=30)
     async with chat(app) as (ctx, bot):
         says(ctx, DIRECTOR, "时限已到：春生<最后一枪>，按规则处理")
-        says(ctx, QQ["春生"], "<最后一枪>的时限已到，按规则视为放弃。")
+        says(ctx, QQ["春生"], "<最后一枪>的时限已到，已按规则处理。")
         says(ctx, DIRECTOR, "春生 未在时限内发动<最后一枪>，视为放弃")
         says(ctx, DIRECTOR, "夜晚已结算，开门公告草稿：昨晚出局：春生")
         await scheduler.run(f"deadline:{row.id}")
@@ -539,7 +539,7 @@ async def test_a_missed_hand_over_at_its_time_moves_the_badge_at_random(app: App
     heir = heir_of(t, row.key)
     async with chat(app) as (ctx, bot):
         says(ctx, DIRECTOR, "时限已到：大勇<殉职>，按规则处理")
-        says(ctx, QQ["大勇"], "<殉职>的时限已到，按规则视为放弃。")
+        says(ctx, QQ["大勇"], "<殉职>的时限已到，已按规则处理。")
         says(ctx, DIRECTOR, f"【可公示】大勇 未在时限内移交警徽，警徽随机移交给 {label(heir)}")
         says(ctx, QQ[heir], "你继任了警长。")
         says(ctx, QQ[heir], APPOINT_ASKED)

@@ -582,7 +582,7 @@ async def test_a_missed_time_limit_is_reported_and_settled(app: App, banshabot, 
     row = await DeadlineRow.get(key="night1:预言:西瓜")
     async with chat(app) as (ctx, bot):  # 21:00: the seer never wrote
         says(ctx, DIRECTOR, "时限已到：西瓜<预言>，按规则处理")
-        says(ctx, QQ["西瓜"], "<预言>的时限已到，按规则视为放弃。")  # the player is told too
+        says(ctx, QQ["西瓜"], "<预言>的时限已到，已按规则处理。")  # the player is told too
         await scheduler.run(f"deadline:{row.id}")
     assert t.game.decided("西瓜", "预言")
     await row.refresh_from_db()
