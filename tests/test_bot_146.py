@@ -175,7 +175,7 @@ async def test_a_146_game_is_set_up_and_its_groups_formed_when_day_one_opens(app
 
     # the cupid: 帮助 names his skill; a wrong count or a bad pair is answered and changes nothing
     await player(app, "冬梅", "帮助",
-                 "你是 14号 冬梅，身份：丘比特。<丘比特之箭>（强制）：游戏开始时选择两名角色成为情侣，你的阵营随情侣\n"
+                 "你是 14号 冬梅，身份：丘比特。<丘比特之箭>（强制）：游戏开始时选择两名角色成为情侣（发送“丘比特之箭 座位号 座位号”，可以选自己；第一天开门前未选则随机），你的阵营随情侣\n"
                  f"现在可以：丘比特之箭 座位号 座位号（导演第一次开门前）\n{COMMANDS}")
     two = "<丘比特之箭>需要2个目标：请发送“丘比特之箭 座位号 座位号”。"
     await player(app, "冬梅", "丘比特之箭 3", two)
