@@ -7,7 +7,7 @@ targets, repeated; 放弃; the team's 杀人 and its 附加刀/查验; 守护; b
 dead) to random targets and 弃权; 自爆; 殉职; 遗言; cards; time limits; rarely a surrender — while the
 wolves kill every night and the votes concentrate, so that every game ends within MAX_PHASES.
 
-After every command (`Run.do`): a refused command changed nothing (a deep picture of the whole state,
+After every command (`Run.do`, from tests/random_play.py): a refused command changed nothing (a deep picture of the whole state,
 the seeded generator included) and said nothing; the dead never act (only 殉职 when it is asked of
 them, 遗言, 放弃, 投降); a ballot from a player who is out is void, says so in the warnings and is not
 in the tally; a limited skill (认亲, 救药, 毒药) fires once; no 守护 after the guard lost his skill;
@@ -23,16 +23,13 @@ shortest command sequence that still breaks the same invariant (delta debugging 
 from __future__ import annotations
 
 import random
-import time
-from collections import Counter
 from fractions import Fraction
-from typing import Any
 
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
-from engine import Act, Ballots, Card, CloseDay, FactionLoss, Game, OpenDay, ResolveNight, Timeout, deal
-from engine.events import DeadlineStart
+from engine import Act, Ballots, Card, CloseDay, FactionLoss, OpenDay, ResolveNight, Timeout
+from random_play import WHOLE_GAMES, Broken, Chooser, Play, any_actor, any_target, explained, show, some_noise
 from rulesets import get
 
 RULES = get("M131")
@@ -62,224 +59,49 @@ ROLE_SKILLS = {
 WORDS = ["我是好人", "狼在 3 号", "[b]跟我投[/b]", "", "  "]
 
 
-class Broken(AssertionError):
-    """An invariant of the engine failed. `tag` names the invariant (the minimiser keeps it)."""
+class Run(Play):
+    dead_may = DEAD_MAY
+    asked = ("殉职",)  # asked of the sheriff who went out
+    limited = LIMITED
+    owners = OWNERS
+    sheriff_weight = SHERIFF_WEIGHT
 
-    def __init__(self, tag: str, message: str, run: "Run"):
-        super().__init__(message)
-        self.tag, self.run = tag, run
-
-
-# --- choices ------------------------------------------------------------------------------------------
-class Chooser:
-    """Every choice goes through `randint`, so Hypothesis shrinks each one to its first option; the
-    options are ordered so that the first one is the plain, game-advancing choice."""
-
-    def __init__(self, rnd: random.Random):
-        self.r = rnd
-
-    def int(self, lo: int, hi: int) -> int:
-        return self.r.randint(lo, hi)
-
-    def rarely(self, pct: int) -> bool:
-        """True with probability pct%; shrinks to False."""
-        return self.r.randint(0, 99) >= 100 - pct
-
-    def usually(self, pct: int) -> bool:
-        """True with probability pct%; shrinks to True."""
-        return self.r.randint(0, 99) < pct
-
-    def pick(self, seq):
-        seq = list(seq)
-        return seq[self.r.randint(0, len(seq) - 1)]
-
-    def shuffled(self, seq) -> list:
-        items, out = list(seq), []
-        while items:
-            out.append(items.pop(self.r.randint(0, len(items) - 1)))
-        return out
-
-
-# --- a deep, comparable picture of the state -----------------------------------------------------------
-def freeze(x: Any) -> Any:
-    t = type(x)
-    if t is str or t is int or t is bool or x is None or t is float or t is Fraction:
-        return x
-    if hasattr(t, "__dataclass_fields__"):
-        return (t.__name__, tuple((f, freeze(getattr(x, f))) for f in t.__dataclass_fields__))
-    if isinstance(x, dict):  # insertion order kept: it is part of what a replay must rebuild
-        return ("dict", tuple((freeze(k), freeze(v)) for k, v in x.items()))
-    if isinstance(x, (list, tuple)):
-        return (t.__name__, tuple(freeze(v) for v in x))
-    if isinstance(x, (set, frozenset)):
-        return ("set", tuple(sorted((freeze(v) for v in x), key=repr)))
-    if isinstance(x, random.Random):
-        return ("rng", x.getstate())
-    if hasattr(x, "__dict__"):
-        return (t.__name__, freeze(vars(x)))
-    return repr(x)
-
-
-def first_difference(a: Any, b: Any, path: str = "state") -> str:
-    """Where two frozen states differ, for the failure message."""
-    if type(a) is not type(b) or not isinstance(a, tuple) or len(a) != len(b):
-        return f"{path}: {a!r:.300} != {b!r:.300}"
-    for i, (x, y) in enumerate(zip(a, b)):
-        if x != y:
-            label = x[0] if isinstance(x, tuple) and len(x) == 2 and isinstance(x[0], str) and x[0] == y[0] else i
-            return first_difference(x[1] if label != i else x, y[1] if label != i else y, f"{path}.{label}")
-    return f"{path}: equal"
-
-
-def show(cmd: Any) -> str:
-    if isinstance(cmd, Act):
-        extra = f", text={cmd.text!r}" if cmd.text is not None else ""
-        return f"Act({cmd.by!r}, {cmd.skill!r}, {cmd.target!r}{extra})"
-    return repr(cmd)
-
-
-# --- one game, every command checked -------------------------------------------------------------------
-class Run:
     def __init__(self, ch: Chooser, seed: int):
-        self.ch = ch
-        self.seed = seed
-        self.roster = deal(RULES, NAMES, seed)
-        self.role = dict(self.roster)
-        self.g = Game(RULES, self.roster, seed=seed)
-        self.log: list[tuple[Any, bool, str | None]] = []  # every command sent
-        self.accepted: list[tuple[Any, list, list]] = []  # (command, events, warnings)
-        self.snaps: list[Any] = []  # the frozen state after each accepted command
-        self.snap = freeze(self.g.state)
-        self.start_snap = self.snap
-        self.uses: Counter = Counter()  # (player, limited skill) -> accepted uses
-        self.keys: list[str] = []  # every deadline key the engine announced
-        self.phases = 0
+        super().__init__(RULES, NAMES, ch, seed)
         self.night_acts: dict[tuple[int, str], str | None] = {}  # (night, skill) -> target, accepted
 
-    # -- reporting
-    def transcript(self) -> str:
-        lines = [f"seed={self.seed}", "roster=" + repr(self.roster), "commands:"]
-        for cmd, ok, error in self.log:
-            lines.append(f"  {show(cmd)}" + ("" if ok else f"    # rejected: {error}"))
-        return "\n".join(lines)
-
-    def fail(self, tag: str, what: str) -> None:
-        raise Broken(tag, f"[{tag}] {what}\n{self.transcript()}", self)
-
-    def check(self, cond: bool, tag: str, what: str) -> None:
-        if not cond:
-            self.fail(tag, what)
-
-    # -- helpers
-    @property
-    def s(self):
-        return self.g.state
-
-    def name_of(self, spec: Any) -> str | None:
-        """Whom the engine understands by a `by`/target spec (name or seat number), if anyone."""
-        text = str(spec).strip() if spec is not None else ""
-        if text.isdigit():
-            return NAMES[int(text) - 1] if 1 <= int(text) <= len(NAMES) else None
-        return text if text in self.role else None
-
-    def living(self) -> list[str]:
-        return [p.name for p in self.s.players if p.alive]
-
-    def dead(self) -> list[str]:
-        return [p.name for p in self.s.players if not p.alive]
-
-    def holders(self, role: str, alive: bool = True) -> list[str]:
-        return [p.name for p in self.s.players if p.role == role and (p.alive or not alive)]
+    def fresh(self) -> "Run":
+        return Run(Chooser(random.Random(0)), self.seed)
 
     def pack(self) -> list[str]:
         return list(self.s.teams.get(PACK, []))
 
-    # -- the one way a command is sent
-    def do(self, cmd: Any):
+    def context(self) -> dict:
         s = self.s
-        before = self.snap
-        alive_before = {p.name for p in s.players if p.alive}
-        used_before = {p.name: set(p.used) for p in s.players}
-        guard_lost_before = {p.name for p in s.players if p.role == "锈盾守卫" and "最后的守护" in p.lost}
-        pending_before = {(p.who, p.skill) for p in s.pending}
-        sheriff_before = s.sheriff
-        n_deaths, n_tallies = len(s.deaths), len(s.tallies)
-        where = (s.phase, s.night_no, s.day_no)
-        over_before = s.phase == "over"
-        kin_before = {p.name: p.marks.get("认亲") for p in s.players}
-        self.before = where
-        try:
-            out = self.g.apply(cmd)
-        except Exception as exc:  # the engine's only refusal is an Outcome; anything else is a crash
-            self.log.append((cmd, False, f"CRASH {type(exc).__name__}: {exc}"))
-            self.fail("crash", f"the engine raised {type(exc).__name__}: {exc} on {show(cmd)}")
-        self.log.append((cmd, out.ok, out.error))
-        s = self.s
-        after = freeze(s)
-
-        if not out.ok:
-            # a rejected command changed nothing
-            self.check(after == before, "refusal-changed-state", f"rejected {show(cmd)} changed the state: {first_difference(before, after)}")
-            self.check(not out.events and not out.warnings, "refusal-with-events", f"rejected {show(cmd)} still produced events or warnings")
-            self.check(bool(out.error), "refusal-without-reason", f"rejected {show(cmd)} gave no reason")
-        else:
-            self.check(not over_before, "accepted-after-end", f"{show(cmd)} was accepted after the game had ended")
-            self.accepted.append((cmd, out.events, out.warnings))
-            self.snaps.append(after)
-            self.keys += [e.key for e in out.events if isinstance(e, DeadlineStart)]
-            if isinstance(cmd, Act):
-                self._check_act(cmd, alive_before, used_before, guard_lost_before, pending_before, kin_before)
-            if isinstance(cmd, Ballots):
-                self._check_ballots(cmd, out, alive_before, sheriff_before, n_tallies)
-            self._check_deaths(cmd, alive_before, n_deaths)
-        self._check_end(cmd)
-        self.snap = after
-        if (s.phase, s.night_no, s.day_no) != where:
-            self.phases += 1
-        return out
-
-    def advance(self, cmd: Any) -> None:
-        """The schedule's next phase (关门 / 开门), sent by the director while the game goes on: the
-        engine must always let the game move on."""
-        out = self.do(cmd)
-        self.check(out.ok, "stuck", f"{show(cmd)} is refused in {self.before}: {out.error}")
+        return {
+            "guard_lost": {p.name for p in s.players if p.role == "锈盾守卫" and "最后的守护" in p.lost},
+            "kin": {p.name: p.marks.get("认亲") for p in s.players},
+        }
 
     # -- invariants
-    def _check_act(self, cmd: Act, alive_before, used_before, guard_lost_before, pending_before, kin_before) -> None:
-        actor = self.name_of(cmd.by)
-        self.check(actor is not None, "unknown-actor", f"{show(cmd)} accepted from nobody in the roster")
-        skill = RULES.skill(cmd.skill)
-        word = skill.name if skill else cmd.skill
-        # the dead never act, except for what the dead may do
-        if actor not in alive_before:
-            self.check(word in DEAD_MAY, "dead-acted", f"{show(cmd)} accepted although {actor} was out")
-            if word == "殉职":
-                self.check((actor, "殉职") in pending_before, "dead-acted", f"{show(cmd)} accepted with no 殉职 asked of {actor}")
-        # a limited skill fires at most once per player
-        if word in LIMITED:
-            self.uses[(actor, word)] += 1
-            self.check(self.uses[(actor, word)] <= 1, "limited-twice", f"limited <{word}> accepted twice from {actor}: {show(cmd)}")
-            self.check(word not in used_before[actor], "limited-twice", f"limited <{word}> accepted from {actor} after it was used")
-        if word == "认亲" and kin_before[actor] is not None:
-            self.fail("limited-twice", f"{actor} 认亲 again ({show(cmd)}) after choosing {kin_before[actor]}")
+    def check_act(self, cmd: Act, ctx: dict):
+        actor, skill, word = super().check_act(cmd, ctx)
+        if word == "认亲" and ctx["kin"][actor] is not None:
+            self.fail("limited-twice", f"{actor} 认亲 again ({show(cmd)}) after choosing {ctx['kin'][actor]}")
         # the guard acts no more once his skill is gone
         if word in ("守护", "最后的守护"):
-            self.check(actor not in guard_lost_before, "guard-after-loss", f"{show(cmd)} accepted after {actor} lost <最后的守护>")
+            self.check(actor not in ctx["guard_lost"], "guard-after-loss", f"{show(cmd)} accepted after {actor} lost <最后的守护>")
         if skill is None:
             return
         # the post's plain limits on who, when and whom
-        phase, night_no, day_no = self.before
-        if word in OWNERS:
-            self.check(self.role[actor] in OWNERS[word], "wrong-identity", f"{show(cmd)} accepted from a {self.role[actor]}")
+        _, night_no, day_no = ctx["where"]
         if skill.team:
             self.check(actor in self.pack(), "wrong-identity", f"{show(cmd)} accepted from {actor}, not in the 狼群")
-        want = {"start": "setup", "night": "night", "day": "day"}.get(skill.when)
-        self.check(want is None or phase == want, "wrong-phase", f"{show(cmd)} accepted in phase {phase}")
         if word == "自爆":  # 除竞选日外的游戏日白天
             self.check(day_no != 1, "wrong-phase", f"{show(cmd)} accepted on the 警长竞选日")
         target = self.name_of(cmd.target) if cmd.target is not None else None
         if word in TARGETED and cmd.target is not None:
-            self.check(target in alive_before, "dead-target", f"{show(cmd)} accepted with a target who is out or unknown")
+            self.check(target in ctx["alive"], "dead-target", f"{show(cmd)} accepted with a target who is out or unknown")
         if word == "救药":  # 女巫全程不能自救
             self.check(target != actor, "witch-self-save", f"{show(cmd)}: the witch saved herself")
         if skill.when == "night":
@@ -297,106 +119,19 @@ class Run:
             if word == "诽谤":  # 不能连续两晚选择同一名角色
                 self.check(self.night_acts.get((night_no - 1, "诽谤")) != target, "slander-twice", f"{show(cmd)}: the same 诽谤 target two nights running")
 
-    def _check_ballots(self, cmd: Ballots, out, alive_before, sheriff_before, n_tallies) -> None:
-        s = self.s
-        self.check(len(s.tallies) == n_tallies + 1, "tally", f"{show(cmd)} accepted without exactly one new tally")
-        tally = s.tallies[-1]
-        expected: dict[str, Fraction] = {}
-        for voter, target in cmd.ballots:
-            voter_ok = voter in alive_before
-            target_ok = target == "弃权" or target in alive_before
-            if not voter_ok:
-                # a ballot from a player who is out is void, and says so
-                self.check(any(voter in w for w in out.warnings), "dead-ballot", f"the ballot of {voter} (out) is not in the warnings: {out.warnings}")
-            if voter_ok and target_ok and target != "弃权":
-                weight = SHERIFF_WEIGHT if voter == sheriff_before else Fraction(1)
-                expected[target] = expected.get(target, Fraction(0)) + weight
-        counts = {k: Fraction(v) for k, v in tally["counts"].items()}
+    def tally_fits(self, cmd: Ballots, counts, expected) -> bool:
+        # only the crow's 诽谤 may add to the ballots (one vote, one player, exile only)
         extra = {c: counts.get(c, Fraction(0)) - expected.get(c, Fraction(0)) for c in set(counts) | set(expected)}
         odd = {c: d for c, d in extra.items() if d != 0}
-        # only the crow's 诽谤 may add to the ballots (one vote, one player, exile only)
-        self.check(
-            not odd or (cmd.kind == "exile" and len(odd) == 1 and set(odd.values()) == {Fraction(1)}),
-            "tally",
-            f"tally {tally} does not match the valid ballots {expected} (voters out: {sorted(set(v for v, _ in cmd.ballots) - alive_before)})",
-        )
-        if counts:
-            best = max(counts.values())
-            top = [c for c, v in counts.items() if v == best]
-            want = top[0] if len(top) == 1 else None
-            self.check(tally["result"] == want, "tally", f"tally {tally}: the result should be {want}")
+        return not odd or (cmd.kind == "exile" and len(odd) == 1 and set(odd.values()) == {Fraction(1)})
 
-    def _check_deaths(self, cmd, alive_before, n_deaths) -> None:
-        s = self.s
-        names = [d["name"] for d in s.deaths]
-        self.check(len(names) == len(set(names)), "died-twice", f"a player died twice: {s.deaths} (after {show(cmd)})")
-        for d in s.deaths[n_deaths:]:
-            self.check(d["name"] in alive_before, "died-twice", f"{d['name']} died ({d}) although already out (after {show(cmd)})")
-        alive_now = {p.name for p in s.players if p.alive}
-        self.check(alive_now <= alive_before, "came-back", f"{sorted(alive_now - alive_before)} came back (after {show(cmd)})")
-        self.check(set(names) == set(NAMES) - alive_now, "deaths-mismatch", f"deaths {names} do not match who is out (after {show(cmd)})")
-
-    def _check_end(self, cmd) -> None:
-        s = self.s
-        if s.phase == "over":
-            self.check(s.winner in FACTIONS, "winner", f"the game ended with winner {s.winner!r}")
-            self.check(s.winner not in s.lost, "winner", f"the winner {s.winner} is also in lost {s.lost}")
-            self.check(set(s.lost) == set(FACTIONS) - {s.winner} and len(s.lost) == len(set(s.lost)), "winner",
-                       f"winner {s.winner}, but lost is {s.lost}")
-        else:
-            self.check(s.winner is None, "winner", f"winner {s.winner} while the game goes on (phase {s.phase})")
-
-    def check_replay(self) -> None:
-        """The accepted commands, in order, rebuild the same game from the same roster and seed."""
-        outside = random.getstate()  # chance from outside the game's own generator must not matter
-        random.seed(f"replay {self.seed} {len(self.accepted)}")
-        try:
-            g = Game(RULES, self.roster, seed=self.seed)
-            self.check(freeze(g.state) == self.start_snap, "replay", "a fresh game differs from this one's start")
-            for i, (cmd, events, warnings) in enumerate(self.accepted):
-                out = g.apply(cmd)
-                self.check(out.ok, "replay", f"replay: accepted command #{i} {show(cmd)} is rejected on replay: {out.error}")
-                self.check(out.events == events and out.warnings == warnings, "replay", f"replay: {show(cmd)} (#{i}) told something else")
-                now = freeze(g.state)
-                if now != self.snaps[i]:
-                    self.fail("replay", f"replay: after #{i} {show(cmd)} the state differs: {first_difference(self.snaps[i], now)}")
-        finally:
-            random.setstate(outside)
+    def check_state(self, cmd) -> None:
+        self.check_end(FACTIONS)
 
 
 # --- random commands -------------------------------------------------------------------------------------
 def any_name(run: Run) -> str:
     return run.ch.pick(NAMES)
-
-
-def any_target(run: Run) -> Any:
-    ch = run.ch
-    k = ch.int(0, 11)
-    if k <= 5:
-        return any_name(run)
-    if k == 6 and run.dead():
-        return ch.pick(run.dead())
-    if k == 7:
-        return ch.int(0, 14)  # a seat number, sometimes out of range
-    if k == 8:
-        return str(ch.int(1, 13))
-    if k == 9:
-        return None
-    if k == 10:
-        return "无名氏"
-    return [any_name(run), any_name(run)]
-
-
-def any_actor(run: Run) -> str:
-    ch = run.ch
-    k = ch.int(0, 9)
-    if k <= 6:
-        return any_name(run)
-    if k == 7 and run.dead():
-        return ch.pick(run.dead())
-    if k == 8:
-        return str(ch.int(1, 13))
-    return "路人"
 
 
 def noise(run: Run) -> None:
@@ -443,17 +178,10 @@ def noise(run: Run) -> None:
         run.do(Act(any_actor(run), ch.pick(["自爆", "守护", "查验", "附加刀"]), any_target(run)))
 
 
-def some_noise(run: Run, most: int) -> None:
-    for _ in range(run.ch.int(0, most)):
-        if run.s.phase == "over":
-            return
-        noise(run)
-
-
 # --- the phases --------------------------------------------------------------------------------------------
 def setup(run: Run) -> None:
     ch = run.ch
-    some_noise(run, 2)
+    some_noise(run, 2, noise)
     if run.s.phase != "setup":
         return
     hb = run.holders("混血儿", alive=False)[0]
@@ -468,7 +196,7 @@ def setup(run: Run) -> None:
     if ch.rarely(30):  # cards before the first night (a player who cannot go on is 红牌罚下)
         for _ in range(ch.int(1, 3)):
             run.do(Card(ch.pick(["红牌", "红牌", "红牌", "黄牌"]), any_name(run)))
-    some_noise(run, 1)
+    some_noise(run, 1, noise)
     if run.s.phase == "setup":
         run.advance(CloseDay(lapse=ch.rarely(50)))
 
@@ -623,7 +351,7 @@ def night(run: Run) -> None:
         run.do(ResolveNight())
         for who in ch.shuffled(run.dead())[: ch.int(0, 2)]:
             run.do(Act(who, ch.pick(["遗言", "放弃", "殉职"]), ch.pick(WORDS)))
-        some_noise(run, 2)
+        some_noise(run, 2, noise)
     if run.s.phase == "night" and run.s.night_no == n:
         run.advance(OpenDay(lapse=ch.rarely(50)))
 
@@ -701,11 +429,9 @@ def day(run: Run) -> None:
     ch, s = run.ch, run.s
     d = s.day_no
     votes = s.day.votes
+    here = run.staying()
 
-    def here() -> bool:
-        return run.s.phase == "day" and run.s.day_no == d
-
-    some_noise(run, 3)
+    some_noise(run, 3, noise)
     if here():
         answer_badge(run)
     if here() and ch.rarely(6):  # 自爆 (refused on the election day)
@@ -713,7 +439,7 @@ def day(run: Run) -> None:
         who = ch.pick(members) if members and ch.usually(85) else any_name(run)
         run.do(Act(who, "自爆"))
     if here():
-        some_noise(run, 2)
+        some_noise(run, 2, noise)
     for kind in ("election", "exile"):
         if here() and kind in votes and ch.usually(92):
             ballots(run, kind)
@@ -726,7 +452,7 @@ def day(run: Run) -> None:
     if here() and ch.rarely(2):
         surrender(run)
     if here():
-        some_noise(run, 2)
+        some_noise(run, 2, noise)
     if here():
         step = OpenDay if RULES.day_follows_day(d) else CloseDay  # 警长竞选日 → 讨论日; else → night
         run.advance(step(lapse=ch.rarely(50)))
@@ -753,82 +479,11 @@ def play(ch: Chooser) -> Run:
     return run
 
 
-# --- the shortest reproduction --------------------------------------------------------------------------
-def replays_broken(seed: int, cmds: list, tag: str) -> bool:
-    """Do these commands alone, sent to a fresh game, break the same invariant?"""
-    run = Run(Chooser(random.Random(0)), seed)
-    try:
-        for cmd in cmds:
-            run.do(cmd)
-        if tag == "stuck":
-            return run.s.phase != "over" and not any(run.g.apply(c).ok for c in (OpenDay(lapse=True), CloseDay(lapse=True)))
-        if tag == "replay":
-            run.check_replay()
-    except Broken as exc:
-        return exc.tag == tag
-    return False
-
-
-def shortest(seed: int, cmds: list, tag: str, budget: float = 60.0) -> list | None:
-    """Delta debugging over the commands sent (Zeller's ddmin, complements only), within `budget` seconds."""
-    if tag == "no-end" or not replays_broken(seed, cmds, tag):
-        return None
-    stop = time.monotonic() + budget
-    items, n = list(cmds), 2
-    while len(items) >= 2 and time.monotonic() < stop:
-        size = -(-len(items) // n)
-        for start in range(0, len(items), size):
-            rest = items[:start] + items[start + size:]
-            if time.monotonic() < stop and replays_broken(seed, rest, tag):
-                items, n = rest, max(n - 1, 2)
-                break
-        else:
-            if size == 1:
-                break
-            n = min(2 * n, len(items))
-    return items
-
-
-def final_run() -> bool:
-    """Hypothesis's last run of the minimal failing example (or no Hypothesis at all)."""
-    try:
-        from hypothesis.control import current_build_context
-
-        return current_build_context().is_final
-    except Exception:
-        return True
-
-
-def explained(exc: Broken) -> Broken:
-    """Add the delta-debugged command sequence to the failure of the final, minimal game."""
-    if final_run():
-        run = exc.run
-        short = shortest(run.seed, [cmd for cmd, _, _ in run.log], exc.tag)
-        if short is not None:
-            again, why = Run(Chooser(random.Random(0)), run.seed), ""
-            try:
-                for cmd in short:
-                    again.do(cmd)
-                if exc.tag == "replay":
-                    again.check_replay()
-                if exc.tag == "stuck":  # what the next phase answers
-                    for cmd in (OpenDay(lapse=True), CloseDay(lapse=True)):
-                        again.do(cmd)
-                    why = "neither 开门 nor 关门 is accepted"
-            except Broken as short_exc:
-                why = str(short_exc).split("\n", 1)[0]
-            exc.args = (f"{exc.args[0]}\n\nshortest reproduction ({len(short)} of {len(run.log)} commands): {why}\n{again.transcript()}",)
-    return exc
-
-
 @settings(
-    max_examples=200,
-    deadline=None,
-    derandomize=True,
+    WHOLE_GAMES,
     # Hypothesis's own shrinking of a whole game runs into its 5-minute limit and stops short; the
     # delta debugging over the game's commands (`explained`) gives a shorter reproduction in seconds.
     phases=[Phase.explicit, Phase.reuse, Phase.generate],
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.large_base_example],
 )
 @given(st.randoms(use_true_random=False))
 def test_random_m131_games_keep_the_engine_invariants(rnd):
