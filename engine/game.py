@@ -308,14 +308,16 @@ class Game:
 
     def _pass(self, actor: Player) -> None:
         """放弃: everything this player could still do in this phase. A team's own choice is not
-        one player's to drop: the team sends its skill with no target for that."""
+        one player's to drop: the team sends its skill with no target for that. A question asked of
+        him (a shot, a hand-over) is what his 放弃 answers: his last words stay his until 开门."""
         if self.phase == "night" and not self.night.resolved:
             for who, slot in self.rules.awaiting(self):
                 if who == actor.name:
                     self.rules.pass_night(self, who, slot)
-        for pending in [p for p in self.state.pending if p.who == actor.name]:
+        asked = [p for p in self.state.pending if p.who == actor.name]
+        for pending in asked:
             self._expire(pending)
-        if self.owes_last_words(actor.name):
+        if not asked and self.owes_last_words(actor.name):
             self._waive_last_words(actor.name)
         team = self.team_of(actor.name)
         team_slots = [slot for who, slot in self.rules.awaiting(self) if who == team] if self.phase == "night" and not self.night.resolved else []
@@ -358,9 +360,11 @@ class Game:
             self.tell("director", f"{faction}全员同意投降，投降有效")
             self.lose(faction)
             return
+        # a proposer who is not asked himself (146's single cupid) stays unnamed: they may not know him
+        who = actor.name if actor.name in voters else f"{faction}中的一名角色"
         for name in voters:
             if name not in agreed:
-                self.tell(f"player:{name}", f"{actor.name} 提议{faction}投降：发送“投降”同意，发送“投降 拒绝”拒绝")
+                self.tell(f"player:{name}", f"{who} 提议{faction}投降：发送“投降”同意，发送“投降 拒绝”拒绝")
 
     # --- phases -------------------------------------------------------------------------------------
     def _begin(self, first: str) -> None:

@@ -108,6 +108,7 @@ def _form_couple(g: Game) -> None:
         del s.teams[SISTERS]
         for sister in s.with_role("两姐妹"):
             sister.lost.add("默契")
+            g.tell(f"player:{sister.name}", "两姐妹中有人成为情侣：两姐妹不互知也不共群，失去<默契>（可以各自投票）。")
     for p in (a, b):
         other = b if p is a else a
         text = f"丘比特之箭：你与 {g.label(other)} 成为情侣。<殉情>：情侣中一人出局，另一人立即出局。"
@@ -204,7 +205,13 @@ def shoot(g: Game, actor: Player, target) -> None:
         g.settle(pending)
         g.tell(f"player:{actor.name}", "已收到：放弃<最后一枪>。")
     else:
-        t = g.living_target(target, "最后一枪")  # "其他角色": he is out himself by now
+        t = g.find(target)
+        if t.name == actor.name:
+            raise Rejected("<最后一枪>须选择一名其他角色")
+        # "已经公示的出局角色……不允许被选为技能或投票的目标": one who went out in this night's settlement
+        # and is not yet announced may be named; the shot is spent on him, and he learns nothing
+        if t.alive or not (g.phase == "night" and t.name in g.night.deaths):
+            t = g.living_target(target, "最后一枪")
         g.settle(pending)
         g.tell(f"player:{actor.name}", f"已收到：最后一枪 {g.label(t)}。")
         g.kill(t, "最后一枪")
@@ -220,7 +227,7 @@ def _after_shot(g: Game, hunter: Player) -> None:
     # "猎人警长并非因红牌罚下而出局后，依次发动<最后一枪>、<殉职>。"
     if g.state.carry.get("badge_after_shot") == hunter.name and g.phase != "over":
         del g.state.carry["badge_after_shot"]
-        R146.ask(g, "殉职", hunter)
+        g.rules.when_public(g, "殉职", hunter)
 
 
 def hand_over(g: Game, actor: Player, target) -> None:
@@ -272,7 +279,8 @@ def _new_sheriff(g: Game) -> None:
     s = g.state
     if s.sheriff and (s.carry.pop("reappoint", False) or s.carry.get("deputy") in (None, s.sheriff)):
         s.carry.pop("deputy", None)
-        R146.ask(g, "任命", s.player(s.sheriff))
+        # a badge taken at night is appointed for at 开门, with a whole limit from the next 关门
+        g.rules.when_public(g, "任命", s.player(s.sheriff))
 
 
 class R146(Ruleset):
@@ -525,14 +533,17 @@ class R146(Ruleset):
             g.tell("director", "长老因" + cause + "出局：女巫、预言家、猎人、医生、吉普赛人失去技能")
             for q in s.players:
                 if q.role in ELDER_BOUND and q.alive:
-                    self._when_public(g, "失去技能", q)
+                    self.when_public(g, "失去技能", q)
         partner = s.player(p.marks["情侣"]) if "情侣" in p.marks else None
         if partner and partner.alive:
             # 殉情<强制>: "情侣中若有一人出局，另一人立即出局。" — a red card too ("但情侣会触发<殉情>").
             g.kill(partner, "殉情")
         if cause == "红牌":
-            if s.carry.get("badge_of") == p.name:
-                del s.carry["badge_of"]
+            handing = g.pending_for(p.name, "殉职")  # the idiot's hand-over after <装傻>
+            if handing:
+                g.settle(handing)
+            if s.carry.get("badge_of") == p.name or handing:
+                s.carry.pop("badge_of", None)
                 # "红牌罚下的警长警徽随机移交。"
                 s.carry["reappoint"] = True
                 self._random_sheriff(g, f"{g.label(p)} 被红牌罚下")
@@ -547,7 +558,7 @@ class R146(Ruleset):
             if s.carry.get("badge_of") == p.name:
                 del s.carry["badge_of"]
                 s.carry["reappoint"] = True
-                self._when_public(g, "殉职", p)
+                self.when_public(g, "殉职", p)
         for left in ("任命", "装傻"):
             # the badge's next holder appoints; an idiot out before answering has nothing left to avoid
             if g.pending_for(p.name, left):
@@ -556,9 +567,9 @@ class R146(Ruleset):
             # "警长或执警其中任意一个出局，警长需要重新任命一个执警"; "执警出局之后，则由警长重新选定执警。"
             del s.carry["deputy"]
             if s.sheriff:
-                self._when_public(g, "任命", s.player(s.sheriff))
+                self.when_public(g, "任命", s.player(s.sheriff))
 
-    def _when_public(self, g: Game, what: str, p: Player) -> None:
+    def when_public(self, g: Game, what: str, p: Player) -> None:
         # Asked when the death is public: at once by day, at 开门 after a night.
         if g.phase == "night":
             g.state.carry.setdefault("at_dawn", []).append((what, p.name))
@@ -599,17 +610,26 @@ class R146(Ruleset):
     def expire(self, g: Game, pending: Pending) -> None:
         who = g.state.player(pending.who)
         if pending.skill == "殉职":
-            self._random_sheriff(g, f"{who.name} 未在时限内移交警徽")
+            self._random_sheriff(g, f"{g.label(who)} 未移交警徽")
         elif pending.skill == "任命":
             choices = [p for p in g.state.alive() if p.name != pending.who]
             if choices and g.state.sheriff == pending.who:
                 t = g.state.rng.choice(choices)
-                _set_deputy(g, t, f"警长 {g.label(who)} 未在时限内任命执警，随机任命 {g.label(t)} 为执警")
+                _set_deputy(g, t, f"警长 {g.label(who)} 未任命执警，随机任命 {g.label(t)} 为执警")
         elif pending.skill == "装傻":
             # "白痴、猎人视为放弃发动技能": the vote's result stands.
+            if not who.alive:
+                return
             g.tell("director", f"{who.name} 未发动<装傻>，按投票结果出局")
+            sheriff = g.state.sheriff == who.name
             g.kill(who, "投票", at=("day", pending.context))
             g.publish_deaths([who.name], "放逐投票")
+            if sheriff and g.phase != "over":
+                # his time was the badge's too: "警长随机移交给在场的一名未出局角色"
+                g.state.carry["at_dawn"] = [q for q in g.state.carry.get("at_dawn", []) if q != ("殉职", who.name)]
+                if g.pending_for(who.name, "殉职"):
+                    g.settle(g.pending_for(who.name, "殉职"))
+                self._random_sheriff(g, f"{g.label(who)} 未移交警徽")
         else:
             g.tell("director", f"{who.name} 未在时限内发动<{pending.skill}>，视为放弃")
             _after_shot(g, who)

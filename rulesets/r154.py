@@ -561,7 +561,7 @@ class R154(Ruleset):
     def expire(self, g: Game, pending: Pending) -> None:
         if pending.skill == "殉职":
             # "警长被投票出局，关门三十分钟后仍未与导演取得联系，警长随机指定。"
-            self._random_sheriff(g, f"{pending.who} 未在时限内移交警徽")
+            self._random_sheriff(g, f"{pending.who} 未移交警徽")
         else:
             g.tell("director", f"{pending.who} 未在时限内发动<{pending.skill}>，视为放弃")
 

@@ -303,7 +303,7 @@ async def test_a_hunter_voted_out_by_day_is_asked_privately_until_30_minutes_aft
                  f"你可以留下遗言：发送“遗言 内容”，下一次开门前有效。\n{COMMANDS}")
     await player(app, "春生", "最后一枪", "<最后一枪>需要一个目标：请发送“最后一枪 座位号”或“最后一枪 角色名”。")
     await player(app, "春生", "枪 1 2", "<最后一枪>只需要一个目标：请发送“最后一枪 座位号”或“最后一枪 角色名”。")
-    await player(app, "春生", "最后一枪 12", "未执行：春生 已出局，不能作为<最后一枪>的目标")
+    await player(app, "春生", "最后一枪 12", "未执行：<最后一枪>须选择一名其他角色")
     await player(app, "旺财", "最后一枪 1", "未执行：旺财 现在不能发动<最后一枪>")
     async with chat(app) as (ctx, bot):  # "投票结束后，因投票而触发的……猎人<最后一枪>、以及被枪杀的角色立即公示"
         ctx.receive_event(bot, private(QQ["春生"], "最后一枪 1"))
@@ -520,7 +520,7 @@ async def test_a_missed_hand_over_sent_by_the_director_moves_the_badge_at_random
     assert heir != "大勇" and t.game.state.player(heir).alive
     async with chat(app) as (ctx, bot):
         ctx.receive_event(bot, private(DIRECTOR, "超时 大勇"))
-        says(ctx, DIRECTOR, f"【可公示】大勇 未在时限内移交警徽，警徽随机移交给 {label(heir)}")
+        says(ctx, DIRECTOR, f"【可公示】17号 大勇 未移交警徽，警徽随机移交给 {label(heir)}")
         says(ctx, QQ[heir], "你继任了警长。")
         says(ctx, QQ[heir], APPOINT_ASKED)
         says(ctx, DIRECTOR, f"等待 {label(heir)} 发动<任命>")
@@ -540,10 +540,14 @@ async def test_a_missed_hand_over_at_its_time_moves_the_badge_at_random(app: App
     async with chat(app) as (ctx, bot):
         says(ctx, DIRECTOR, "时限已到：大勇<殉职>，按规则处理")
         says(ctx, QQ["大勇"], "<殉职>的时限已到，已按规则处理。")
-        says(ctx, DIRECTOR, f"【可公示】大勇 未在时限内移交警徽，警徽随机移交给 {label(heir)}")
+        says(ctx, DIRECTOR, f"【可公示】17号 大勇 未移交警徽，警徽随机移交给 {label(heir)}")
         says(ctx, QQ[heir], "你继任了警长。")
-        says(ctx, QQ[heir], APPOINT_ASKED)
-        says(ctx, DIRECTOR, f"等待 {label(heir)} 发动<任命>")
-        says(ctx, DIRECTOR, f"时限开始：{heir}<任命>，截止 12-01 20:30")  # by night: 30 minutes after this 关门
         await scheduler.run(f"deadline:{row.id}")
     assert t.game.state.sheriff == heir
+    # a badge taken at night is appointed for at 开门, with its whole limit from the next 关门
+    assert not t.game.pending_for(heir, "任命")
+    await quiet_night(service, t)
+    await service.submit(t, OpenDay(), source="test")
+    assert t.game.pending_for(heir, "任命")
+    appoint = await DeadlineRow.get(key=t.game.pending_for(heir, "任命").key)
+    assert (appoint.anchor, appoint.minutes, appoint.due_at) == ("close", 30, None)

@@ -301,3 +301,61 @@ def test_a_red_carded_sheriff_passes_the_badge_at_random_and_the_lover_follows()
 
 def test_weights_are_exact():
     assert R146.sheriff_weight == Fraction(5, 2)
+
+
+# --- questions that meet: the idiot sheriff, 放弃, red cards, surrender -------------------------------------
+def idiot_sheriff_voted_out() -> Game:
+    g = new_game(seed=3)
+    run(g, Act("卯", "丘比特之箭", ["午", "未"]), OpenDay(),
+        Ballots("election", tuple((n, "寅") for n in NAMES)), Act("寅", "任命", "子"), CloseDay(), OpenDay(),
+        Ballots("exile", tuple((n, "寅") for n in NAMES)))
+    return g
+
+
+def test_an_idiot_sheriff_who_lets_his_time_pass_goes_out_and_the_badge_moves_at_once():
+    # "猎人、警长、白痴被投票出局，关门三十分钟后仍未与导演取得联系，白痴、猎人视为放弃发动技能，警长随机移交"
+    g = idiot_sheriff_voted_out()
+    run(g, CloseDay(), Timeout(g.pending_for("寅", "装傻").key))
+    assert not g.state.player("寅").alive
+    assert g.state.sheriff not in (None, "寅") and g.state.player(g.state.sheriff).alive
+    assert not g.pending_for("寅", "殉职")
+
+
+def test_a_red_carded_idiot_who_still_owes_the_hand_over_leaves_the_badge_to_chance():
+    # "红牌罚下出局的角色……不能发动……警长<殉职>……红牌罚下的警长警徽随机移交。"
+    g = idiot_sheriff_voted_out()
+    run(g, Act("寅", "装傻"))
+    assert g.pending_for("寅", "殉职")
+    run(g, Card("红牌", "寅"))
+    assert not g.pending_for("寅", "殉职")
+    assert g.state.sheriff not in (None, "寅") and g.state.player(g.state.sheriff).alive
+    assert not g.apply(Act("寅", "殉职", "甲")).ok
+
+
+def test_declining_a_shot_keeps_the_last_words():
+    g = started()
+    run(g, CloseDay(), OpenDay(), Ballots("exile", tuple((n, "丑") for n in NAMES if n != "丑")))
+    run(g, Act("丑", "放弃"))
+    assert not g.pending_for("丑", "最后一枪")
+    run(g, Act("丑", "遗言", text="我是猎人"))  # "在次日游戏日开始前" is still his to use
+    assert g.state.last_words["丑"] == "我是猎人"
+
+
+def test_a_hunter_may_name_one_gone_out_tonight_and_learns_nothing():
+    # "已经公示的出局角色……不允许被选为技能或投票的目标": one not yet announced may be named; the shot is spent
+    g = started()
+    run(g, CloseDay(), Act("壬", "救治", "午"), OpenDay(), CloseDay())
+    run(g, Act("壬", "救治", "午"), Act("乙", "杀人", "丑"), Act("甲", "放弃"), Act("庚", "放弃"), Act("辛", "放弃"))
+    run(g, ResolveNight())
+    assert not g.state.player("午").alive  # the second empty heal, before the hunter in (8)
+    outs = run(g, Act("丑", "最后一枪", "午"))
+    assert not any("出局" in t for t in notices(outs, "player:丑"))
+    assert [d["name"] for d in g.state.deaths] == ["午", "未", "丑"]  # 未 follows his lover
+
+
+def test_a_single_cupid_who_proposes_a_surrender_is_not_named():
+    g = new_game()
+    run(g, Act("卯", "丘比特之箭", ["乙", "午"]), OpenDay())
+    outs = run(g, Act("卯", "投降"))
+    told = notices(outs, "player:乙") + notices(outs, "player:午")
+    assert told and not any("卯" in t for t in told)

@@ -136,6 +136,8 @@ class Run(Play):
         s = self.s
         return {
             "resolved": s.phase == "night" and s.night.resolved,
+            # out in this night's settlement and not announced yet: a shot may still name them (spent)
+            "unannounced": set(s.night.deaths) if s.phase == "night" and s.night.resolved else set(),
             "fooled": self.fooled(),
             "lost": list(s.lost),
             "feedback": len(s.feedback),
@@ -167,7 +169,8 @@ class Run(Play):
             self.check(not ctx["resolved"], "wrong-phase", f"{show(cmd)} accepted after the night was settled")
         target = self.name_of(cmd.target)
         if word in TARGETED and cmd.target is not None:
-            self.check(target in ctx["alive"], "bad-target", f"{show(cmd)} accepted at a target who is out or unknown")
+            named = ctx["alive"] | (ctx["unannounced"] if word == "最后一枪" else set())
+            self.check(target in named, "bad-target", f"{show(cmd)} accepted at a target who is out or unknown")
         if word in ("最后一枪", "殉职", "任命") and cmd.target is not None:
             self.check(target != actor, "bad-target", f"{show(cmd)}: aimed at himself")
         if word == "殉职":
@@ -240,7 +243,8 @@ class Run(Play):
     def check_deaths(self, cmd, ctx: dict) -> list[dict]:
         s = self.s
         new = super().check_deaths(cmd, ctx)
-        if isinstance(cmd, Act) and RULES.skill(cmd.skill) and RULES.skill(cmd.skill).name == "最后一枪" and cmd.target is not None:
+        if (isinstance(cmd, Act) and RULES.skill(cmd.skill) and RULES.skill(cmd.skill).name == "最后一枪" and cmd.target is not None
+                and self.name_of(cmd.target) not in ctx["unannounced"]):  # a shot at one already out tonight is spent
             # "被枪杀的角色立即在猎人出局之后出局"
             self.check(bool(new) and new[0]["name"] == self.name_of(cmd.target) and new[0]["cause"] == "最后一枪", "hunter-shot",
                        f"{show(cmd)}: the first to go out was {new[:1]}")
