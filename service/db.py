@@ -1,6 +1,8 @@
 """Opening the database and bringing its schema up to date with the migrations in service/migrations."""
 from __future__ import annotations
 
+import sqlite3
+from contextlib import closing
 from pathlib import Path
 
 from tortoise import Tortoise
@@ -27,9 +29,25 @@ def tortoise_config(url: str) -> dict:
 TORTOISE_ORM = tortoise_config(DEFAULT_URL)
 
 
+class DatabaseUnusable(RuntimeError):
+    """The configured database cannot be opened (message in Chinese, for the one starting the bot)."""
+
+
+def _check_sqlite(path: str) -> None:
+    # tortoise waits forever for a connection it failed to open (a directory, a file that is not a
+    # database): the bot would hang at start-up instead of saying what is wrong
+    try:
+        with closing(sqlite3.connect(path)) as db:
+            db.execute("PRAGMA schema_version")
+    except sqlite3.Error as exc:
+        raise DatabaseUnusable(f"无法打开数据库 {path}：{exc}。请检查 BANSHABOT_DATABASE_URL。") from exc
+
+
 async def open_database(url: str) -> None:
     if url.startswith("sqlite://") and not url.startswith("sqlite://:memory:"):
-        Path(url.removeprefix("sqlite://")).parent.mkdir(parents=True, exist_ok=True)
+        path = url.removeprefix("sqlite://")
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        _check_sqlite(path)
     config = tortoise_config(url)
     # handlers run in NoneBot's tasks, not the one that opened the database: share it globally, one
     # connection for all (scheduled jobs run in copies of this task's context: plugins/banshabot/runtime.py)

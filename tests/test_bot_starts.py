@@ -60,3 +60,22 @@ def test_bot_listens_on_port_from_environment(tmp_path):
     assert (ROOT / "data").is_dir()
     stray = {p.name for p in ROOT.iterdir()} - top_level_before - {"data"}
     assert not stray, f"bot.py left files in the project root: {sorted(stray)}"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("make", ["directory", "not-a-database"])
+def test_an_unusable_database_stops_the_bot_with_a_clear_message(tmp_path, make):
+    db = tmp_path / "game.sqlite3"
+    if make == "directory":
+        db.mkdir()
+    else:
+        db.write_text("this is not SQLite")
+    env = {**os.environ, "HOST": "127.0.0.1", "PORT": str(_free_port()), "PYTHONDONTWRITEBYTECODE": "1",
+           "BANSHABOT_DATABASE_URL": f"sqlite://{db}"}
+    try:
+        proc = subprocess.run([sys.executable, "bot.py"], cwd=ROOT, env=env, capture_output=True, timeout=STARTUP_LIMIT * 2)
+    except subprocess.TimeoutExpired as exc:
+        pytest.fail(f"bot.py kept running on an unusable database:\n{exc.stdout}")
+    output = (proc.stdout + proc.stderr).decode("utf-8", errors="replace")
+    assert proc.returncode != 0
+    assert f"无法打开数据库 {db}" in output, output
