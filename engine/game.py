@@ -222,10 +222,13 @@ class Game:
     def publish_deaths(self, names: list[str], why: str) -> None:
         """Deaths published at once (by day, a red card), with every death they caused on the spot
         (殉情), in the order they went out; last words are asked for and the game is judged."""
+        primary = set(names)
         names = list(dict.fromkeys(self.fresh + list(names)))
         self.fresh.clear()
         if names:
-            self.tell("public", f"{why}：" + "、".join(self.label(self.find(n)) for n in names) + " 出局")
+            # a death caused on the spot is named with its own cause: a lover's 殉情 is no red card of his
+            shown = [self.label(p) + ("" if n in primary else f"（{p.death[2]}）") for n in names for p in [self.find(n)]]
+            self.tell("public", f"{why}：" + "、".join(shown) + " 出局")
             if self.phase != "over":
                 self.offer_last_words(names)
                 self.rules.published(self, names)
@@ -355,16 +358,22 @@ class Game:
             for name in voters:
                 self.tell(f"player:{name}", f"{actor.name} 拒绝投降，投降提议作废")
             return
+        proposal = not agreed
         agreed.add(actor.name)
         if set(voters) <= agreed:
             self.tell("director", f"{faction}全员同意投降，投降有效")
+            for name in voters:  # "该阵营优先判负，不公示": those asked are told, nobody else
+                self.tell(f"player:{name}", f"{faction}全员同意投降，投降有效：{faction}判负。")
             self.lose(faction)
             return
         # a proposer who is not asked himself (146's single cupid) stays unnamed: they may not know him
         who = actor.name if actor.name in voters else f"{faction}中的一名角色"
+        count = f"（已同意 {len(agreed & set(voters))}/{len(voters)}）"
+        self.tell(f"player:{actor.name}", f"已收到：同意{faction}投降{count}。")
         for name in voters:
             if name not in agreed:
-                self.tell(f"player:{name}", f"{who} 提议{faction}投降：发送“投降”同意，发送“投降 拒绝”拒绝")
+                did = "提议" if proposal else "同意"
+                self.tell(f"player:{name}", f"{who} {did}{faction}投降{count}：发送“投降”同意，发送“投降 拒绝”拒绝")
 
     # --- phases -------------------------------------------------------------------------------------
     def _begin(self, first: str) -> None:

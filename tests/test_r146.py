@@ -297,6 +297,7 @@ def test_a_red_carded_sheriff_passes_the_badge_at_random_and_the_lover_follows()
     assert g.state.lost == []  # "导演有权视情况决定是否直接使该玩家所在的阵营判负" — never by itself
     assert [(p.who, p.skill) for p in g.state.pending] == [(g.state.sheriff, "任命")]
     assert any("随机移交" in t for t in notices(outs, "public"))
+    assert any("红牌罚下：8号 辛、17号 午（殉情） 出局" in t for t in notices(outs, "public"))
 
 
 def test_weights_are_exact():
@@ -359,3 +360,13 @@ def test_a_single_cupid_who_proposes_a_surrender_is_not_named():
     outs = run(g, Act("卯", "投降"))
     told = notices(outs, "player:乙") + notices(outs, "player:午")
     assert told and not any("卯" in t for t in told)
+
+
+def test_those_asked_learn_how_a_surrender_stands_and_that_it_took_effect():
+    g = new_game()
+    run(g, Act("卯", "丘比特之箭", ["乙", "午"]), OpenDay())
+    outs = run(g, Act("乙", "投降"))
+    assert notices(outs, "player:午") == ["乙 提议黑情侣阵营投降（已同意 1/2）：发送“投降”同意，发送“投降 拒绝”拒绝"]
+    outs = run(g, Act("午", "投降"))
+    assert notices(outs, "player:乙") == ["黑情侣阵营全员同意投降，投降有效：黑情侣阵营判负。"]
+    assert not notices(outs, "player:卯") and not notices(outs, "public")  # "不公示"

@@ -86,7 +86,7 @@ KINDS = (
     "cupid and wolf", "sister and villager", "sister and wolf", "both sisters", "left to the seed",
 )
 # how a public line names a player ("3号 丙"); a line saying 出局 publishes those it names
-LABEL = re.compile(r"\d+号 ([^\s、，。]+)")
+LABEL = re.compile(r"\d+号 ([^\s、，。（]+)")
 
 
 # --- one game, every command checked -------------------------------------------------------------------
