@@ -179,8 +179,8 @@ class Game:
 
     def ask(self, who: Player, skill: str, text: str, limit: str, context: Any = None) -> None:
         key = f"{skill}:{who.name}:{self.phase}{self.state.number}"
-        by_close = self.phase == "day" and self.rules.limits[limit].anchor == "close"
-        self.state.pending.append(Pending(key=key, who=who.name, skill=skill, context=context, lapses_at_open=by_close))
+        from_close = self.phase == "day" and self.rules.limits[limit].anchor == "close"
+        self.state.pending.append(Pending(key=key, who=who.name, skill=skill, context=context, from_close=from_close))
         self.tell(f"player:{who.name}", text)
         self.tell("director", f"等待 {self.label(who)} 发动<{skill}>")
         self.start_deadline(key, [who.name], skill, limit)
@@ -392,7 +392,7 @@ class Game:
         if lapse:
             self._lapse()
         words = self._close_last_words()
-        for pending in [p for p in s.pending if p.lapses_at_open]:
+        for pending in [p for p in s.pending if p.closed]:
             self._expire(pending)  # its time ended 30 minutes or so after 关门, whether or not it was told
         after_night = s.phase == "night"
         if s.phase == "setup":
@@ -466,6 +466,8 @@ class Game:
             self._begin("night")
         if s.phase == "over":
             return
+        for pending in s.pending:
+            pending.closed = pending.from_close
         s.phase = "night"
         s.night_no += 1
         s.night = Night(number=s.night_no)

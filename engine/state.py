@@ -76,7 +76,8 @@ class Pending:
     skill: str
     context: Any = None
     holds_night: bool = False  # the night's settlement waits for it ("猎人需立即决定<最后一枪>")
-    lapses_at_open: bool = False  # asked by day with a limit counted from 关门: it has passed by the next 开门
+    from_close: bool = False  # asked by day with a limit counted from the next 关门
+    closed: bool = False  # that 关门 came: the limit has certainly passed by the 开门 after it
 
 
 @dataclass
