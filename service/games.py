@@ -114,9 +114,10 @@ class Service:
                     if outcome.ok:
                         seq = await CommandRow.filter(game_id=t.row.id).count()
                         await CommandRow.create(game_id=t.row.id, seq=seq, payload=to_dict(cmd), source=source, at=self.now())
+                        told: dict[Address, OutboxRow] = {}  # the last message to each address
                         for to, text in notes:
-                            await self.queue(to, text, t.row.id)
-                        await self._consequences(t, outcome, before)
+                            told[to] = await self.queue(to, text, t.row.id)
+                        await self._consequences(t, outcome, before, told)
                     elif reply:
                         await self.queue(reply, f"未执行：{outcome.error}", t.row.id)
             except Exception:
@@ -143,15 +144,15 @@ class Service:
         for to in await self.addresses(t, "director"):
             await self.queue(to, text, t.row.id)
 
-    async def queue(self, to: Address, text: str, game_id: int | None = None) -> None:
+    async def queue(self, to: Address, text: str, game_id: int | None = None) -> OutboxRow:
         """A message to one player, director or group, sent as plain text."""
         kind, target = to
         key = "user_id" if kind == "private" else "group_id"
-        await self.act(f"send_{kind}_msg", {key: int(target), "text": text}, game_id)
+        return await self.act(f"send_{kind}_msg", {key: int(target), "text": text}, game_id)
 
-    async def act(self, action: str, params: dict, game_id: int | None = None) -> None:
+    async def act(self, action: str, params: dict, game_id: int | None = None) -> OutboxRow:
         """Any other OneBot action (rename a group, remove a member...), queued like a message."""
-        await OutboxRow.create(game_id=game_id, action=action, params=params)
+        return await OutboxRow.create(game_id=game_id, action=action, params=params)
 
     async def delivered(self) -> None:
         for hook in self.after_commit:
@@ -170,7 +171,8 @@ class Service:
             return [("private", t.seat_of(n).qq) for n in t.game.state.teams.get(name, [])]
         return [("private", qq) for qq in t.row.directors]
 
-    async def _consequences(self, t: Table, outcome: Outcome, phase_before: str) -> None:
+    async def _consequences(self, t: Table, outcome: Outcome, phase_before: str,
+                            told: dict[Address, OutboxRow]) -> None:
         morning = any(isinstance(e, Announcement) for e in outcome.events)
         post: list[str] = []  # the 开门 post, gathered into one message the director pastes as it is
         for event in outcome.events:
@@ -181,9 +183,9 @@ class Service:
                     await self.tell_directors(t, "【可公示】" + event.text)
             elif isinstance(event, (Notice, Feedback)):
                 for to in await self.addresses(t, event.audience):
-                    await self.queue(to, event.text, t.row.id)
+                    told[to] = await self.queue(to, event.text, t.row.id)
             elif isinstance(event, DeadlineStart):
-                await self._start_deadline(t, event)
+                await self._start_deadline(t, event, told)
             elif isinstance(event, DeadlineEnd):
                 await self._end_deadline(t, event.key)
             elif isinstance(event, TeamChange):
@@ -214,15 +216,52 @@ class Service:
             return at if at > local else at + timedelta(days=1)
         return None  # "open": the engine ends it itself at the next 开门
 
-    async def _start_deadline(self, t: Table, event: DeadlineStart) -> None:
+    async def _start_deadline(self, t: Table, event: DeadlineStart, told: dict[Address, OutboxRow]) -> None:
         due = self._due(t, event.anchor, event.minutes)
+        message = None
+        if event.anchor == "now":
+            # "收到反馈后半小时": it counts from the moment the player has the message that tells him of
+            # it, the last one this command queued for him, which OneBot may deliver much later (with
+            # none queued, from now)
+            queued = [told[to] for to in (("private", t.seat_of(name).qq) for name in event.who) if to in told]
+            message = max(queued, key=lambda m: m.id, default=None)
         row = await DeadlineRow.create(game_id=t.row.id, key=event.key, what=event.what, who=list(event.who),
-                                       anchor=event.anchor, minutes=event.minutes, due_at=due)
+                                       anchor=event.anchor, minutes=event.minutes, due_at=due, waits_for=message)
         if due:
+            # one waiting for its message is scheduled at the soonest it can pass, but cannot pass
+            # before the message is delivered: the delivery starts it again (message_sent)
             self._schedule(row)
-            if event.who:
-                names = "、".join(event.who)
-                await self.tell_directors(t, f"时限开始：{names}<{event.what}>，截止 {clock(due)}")
+            if event.who and message is None:
+                await self._tell_started(t, row)
+
+    async def _tell_started(self, t: Table, row: DeadlineRow) -> None:
+        await self.tell_directors(t, f"时限开始：{'、'.join(row.who)}<{row.what}>，截止 {clock(row.due_at)}")
+
+    async def message_sent(self, message: OutboxRow) -> None:
+        """The outbox delivered `message`: a time limit counted from it starts now (called by the outbox)."""
+        for row in await DeadlineRow.filter(waits_for_id=message.id, done=False):
+            await self._count_from_delivery(row, message.sent_at)
+
+    async def _count_from_delivery(self, row: DeadlineRow, delivered: datetime) -> None:
+        t = await self.table(row.game_id)
+        async with t.lock:  # not while a command of the game ends it
+            await row.refresh_from_db()
+            if row.done or row.waits_for_id is None:
+                return
+            row.waits_for_id = None
+            row.due_at = delivered + self._minutes(row.minutes)
+            row.done = t.game.phase == "over"
+            await row.save()
+            self._unschedule(row)
+            if row.done:
+                return
+            self._schedule(row)
+            if row.who:
+                await self._tell_started(t, row)
+
+    async def _waiting(self, row: DeadlineRow) -> bool:
+        """The limit still waits for the delivery of the message that tells its player about it."""
+        return row.waits_for_id is not None and await OutboxRow.filter(id=row.waits_for_id, sent_at=None).exists()
 
     async def _end_deadline(self, t: Table, key: str) -> None:
         for row in await DeadlineRow.filter(game_id=t.row.id, key=key, done=False):
@@ -256,13 +295,20 @@ class Service:
             self.scheduler.cancel(f"remind:{row.id}:{before}")
 
     async def restore_deadlines(self) -> None:
-        """At start-up: every open time limit is scheduled again; one that passed fires at once."""
+        """At start-up: every open time limit is scheduled again; one that passed fires at once.
+
+        One whose message was delivered just before the bot stopped, before the limit could start,
+        counts from that delivery."""
         for row in await DeadlineRow.filter(done=False).exclude(due_at=None):
-            self._schedule(row)
+            message = await OutboxRow.get_or_none(id=row.waits_for_id) if row.waits_for_id else None
+            if message is not None and message.sent_at is not None:
+                await self._count_from_delivery(row, message.sent_at)
+            else:
+                self._schedule(row)
 
     async def deadline_passed(self, row_id: int) -> None:
         row = await DeadlineRow.get_or_none(id=row_id)
-        if row is None or row.done:
+        if row is None or row.done or await self._waiting(row):  # the delivery will schedule it again
             return
         t = await self.table(row.game_id)
         if t.game.phase == "over":
@@ -279,7 +325,7 @@ class Service:
 
     async def remind(self, row_id: int, before: int) -> None:
         row = await DeadlineRow.get_or_none(id=row_id)
-        if row is None or row.done or before in row.reminded:
+        if row is None or row.done or before in row.reminded or await self._waiting(row):
             return
         t = await self.table(row.game_id)
         row.reminded = [*row.reminded, before]

@@ -80,7 +80,12 @@ class OutboxRow(Model):
 
 
 class DeadlineRow(Model):
-    """A time limit of a game, as an absolute time once its anchor is known."""
+    """A time limit of a game, as an absolute time once its anchor is known.
+
+    One that counts from the moment a player is told (the anchor "now": "收到反馈后半小时") names the
+    message that tells him in `waits_for` until OneBot has delivered it. It cannot pass before that,
+    and once the message is delivered it counts again from the delivery.
+    """
 
     id = fields.IntField(primary_key=True)
     game = fields.ForeignKeyField("models.GameRow", related_name="deadlines")
@@ -90,6 +95,9 @@ class DeadlineRow(Model):
     anchor = fields.CharField(max_length=8)
     minutes = fields.IntField()
     due_at = fields.DatetimeField(null=True)
+    # the message whose delivery starts this limit, until it is delivered (due_at meanwhile: the soonest)
+    waits_for = fields.ForeignKeyField("models.OutboxRow", related_name="starts", null=True,
+                                       on_delete=fields.SET_NULL)
     reminded = fields.JSONField(default=list)  # reminder offsets already sent
     done = fields.BooleanField(default=False)
 

@@ -61,7 +61,8 @@ class AsyncScheduler(Scheduler):
 
 
 service = Service(config, AsyncScheduler(), now, superusers=set(driver.config.superusers))
-outbox = Outbox(now)
+# the service's clock: a time limit counted from a message's delivery starts at its sent_at
+outbox = Outbox(lambda: service.now(), sent=service.message_sent)
 
 
 def onebot() -> Bot | None:
