@@ -73,6 +73,17 @@ def poison(g: "Game", actor: "Player", target, *, slot: str) -> None:
     g.tell(f"player:{actor.name}", f"已收到：毒药 {g.label(t)}。")
 
 
+def random_sheriff(g: "Game", why: str, eligible: list["Player"]) -> "Player | None":
+    """The badge goes to a player drawn from the game's seed (a red card, a missed 殉职)."""
+    if not eligible:
+        return None
+    heir = g.state.rng.choice(eligible)
+    g.state.sheriff = heir.name
+    g.tell("public", f"{why}，警徽随机移交给 {g.label(heir)}")
+    g.tell(f"player:{heir.name}", "你继任了警长。")
+    return heir
+
+
 def hand_over(g: "Game", actor: "Player", target) -> None:
     """殉职: the sheriff who went out names a living successor (or, where the post allows, tears the badge)."""
     pending = g.pending_for(actor.name, "殉职")

@@ -598,14 +598,8 @@ class R146(Ruleset):
 
     def _random_sheriff(self, g: Game, why: str) -> None:
         # "警长随机移交给在场的一名未出局角色" — never the idiot after <装傻> ("不能继任警长").
-        living = [p for p in g.state.alive() if not _fooled(p)]
-        if not living:
-            return
-        heir = g.state.rng.choice(living)
-        g.state.sheriff = heir.name
-        g.tell("public", f"{why}，警徽随机移交给 {g.label(heir)}")
-        g.tell(f"player:{heir.name}", "你继任了警长。")
-        _new_sheriff(g)
+        if skills.random_sheriff(g, why, [p for p in g.state.alive() if not _fooled(p)]):
+            _new_sheriff(g)
 
     def expire(self, g: Game, pending: Pending) -> None:
         who = g.state.player(pending.who)

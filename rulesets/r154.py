@@ -550,13 +550,7 @@ class R154(Ruleset):
             g.ask(p, "最后一刀", "你已出局，可以<最后一刀>：发送“最后一刀 座位号”使一名其他角色出局，或“放弃”（关门后30分钟内有效）。", "blade")
 
     def _random_sheriff(self, g: Game, why: str) -> None:
-        living = g.state.alive()
-        if not living:
-            return
-        heir = g.state.rng.choice(living)
-        g.state.sheriff = heir.name
-        g.tell("public", f"{why}，警徽随机移交给 {g.label(heir)}")
-        g.tell(f"player:{heir.name}", "你继任了警长。")
+        skills.random_sheriff(g, why, g.state.alive())
 
     def expire(self, g: Game, pending: Pending) -> None:
         if pending.skill == "殉职":
