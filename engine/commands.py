@@ -20,6 +20,13 @@ class Act:
     target: Target = None
     text: str | None = None  # last words and other free text; never interpreted
 
+    @property
+    def shown_target(self) -> str:
+        """The target as the player wrote it: a list (146's 丘比特之箭 3 5) space-separated, none empty."""
+        if self.target is None:
+            return ""
+        return " ".join(map(str, self.target)) if isinstance(self.target, list) else str(self.target)
+
 
 @dataclass(frozen=True)
 class OpenDay:

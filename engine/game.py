@@ -306,8 +306,7 @@ class Game:
             if record and skill.name in record.suspended.get(actor.name, ()):
                 raise Rejected(f"{actor.name} {'今晚' if self.phase == 'night' else '今天'}失去了<{skill.name}>")
         skill.run(self, actor, cmd.target)
-        shown = "" if cmd.target is None else " " + (" ".join(map(str, cmd.target)) if isinstance(cmd.target, list) else str(cmd.target))
-        self.tell("director", f"{self.label(actor)}：{skill.name}{shown}")
+        self.tell("director", f"{self.label(actor)}：{skill.name} {cmd.shown_target}".rstrip())
 
     def _pass(self, actor: Player) -> None:
         """放弃: everything this player could still do in this phase. A team's own choice is not

@@ -287,9 +287,7 @@ def _describe(payload: dict) -> str:
     cmd = from_dict(payload)
     match cmd:
         case Act():
-            # a list target (146's 丘比特之箭 3 5) as the player sent it, not as a Python list
-            target = " ".join(map(str, cmd.target)) if isinstance(cmd.target, list) else cmd.target
-            return f"{cmd.by} {cmd.skill} {target if target is not None else ''}{(' ' + cmd.text) if cmd.text else ''}".strip()
+            return f"{cmd.by} {cmd.skill} {cmd.shown_target}{(' ' + cmd.text) if cmd.text else ''}".strip()
         case Ballots():
             return ("竞选 " if cmd.kind == "election" else "投票 ") + " ".join(f"{v}:{tg}" for v, tg in cmd.ballots)
         case Card():
