@@ -185,6 +185,14 @@ class Game:
         self.tell("director", f"等待 {self.label(who)} 发动<{skill}>")
         self.start_deadline(key, [who.name], skill, limit)
 
+    def when_public(self, what: str, p: Player) -> None:
+        """A question or notice a death brings, given once that death is public: at once by day, after
+        the 开门 announcement after a night (the ruleset's `public` gives it)."""
+        if self.phase == "night":
+            self.state.carry.setdefault("at_dawn", []).append((what, p.name))
+        else:
+            self.rules.public(self, what, p)
+
     def pending_for(self, name: str, skill: str) -> Pending | None:
         return next((p for p in self.state.pending if p.who == name and p.skill == skill), None)
 
@@ -411,6 +419,8 @@ class Game:
         self.tell("public", f"开门，第{s.day_no}天（{kinds}）")
         if after_night:
             self.rules.morning(self, list(s.night.deaths))
+            for what, name in s.carry.pop("at_dawn", []) if s.phase != "over" else ():
+                self.rules.public(self, what, s.player(name))
         # "遗言在下一个游戏日白天开始时公示"
         for name, text in words:
             self.tell("public", f"{name} 的遗言：\n{text}")

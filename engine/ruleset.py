@@ -187,6 +187,9 @@ class Ruleset:
     def after_death(self, g: "Game", player: "Player", cause: str) -> None:
         """Whatever a death triggers (a successor, an extra kill...)."""
 
+    def public(self, g: "Game", what: str, p: "Player") -> None:
+        """Give what `Game.when_public` held for a death to be public (a question to ask `p`...)."""
+
     def published(self, g: "Game", names: list[str]) -> None:
         """These deaths were just made public (at 开门, or at once by day): what the post publishes with them."""
 

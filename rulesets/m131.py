@@ -358,24 +358,17 @@ class M131(Ruleset):
         if g.state.day_no == 1:
             g.state.carry["held_deaths"] = night_deaths
         else:
-            self._announce(g, night_deaths)
-
-    def _announce(self, g: Game, names: list[str]) -> None:
-        g.announce(names)
-        if g.phase == "over":
-            return
-        for name in g.state.carry.pop("ask_at_dawn", []):
-            self._ask_badge(g, g.state.player(name))
+            g.announce(night_deaths)
 
     def after_election(self, g: Game, elected: str | None) -> None:
         super().after_election(g, elected)
         if "held_deaths" in g.state.carry:
-            self._announce(g, g.state.carry.pop("held_deaths"))
+            g.announce(g.state.carry.pop("held_deaths"))
 
     def begin_day(self, g: Game) -> None:
         s = g.state
         if "held_deaths" in s.carry and s.day_no > 1:  # the election was never counted
-            self._announce(g, s.carry.pop("held_deaths"))
+            g.announce(s.carry.pop("held_deaths"))
         # 诽谤: "其在下一个游戏日投票时被投票数多计一票" and "诽谤仅对放逐投票有效，对警长竞选投票无效" — the
         # next game day after night 1 is the 警长竞选日, so night 1's 诽谤 counts nowhere.
         s.carry["slander_today"] = s.carry.pop("slander_next", None)
@@ -401,17 +394,15 @@ class M131(Ruleset):
         s = g.state
         if s.carry.get("badge_of") == p.name and cause != "红牌":
             # 殉职 is asked when the death is public: at once by day, at 开门 after a night.
-            if g.phase == "night":
-                s.carry.setdefault("ask_at_dawn", []).append(p.name)
-            else:
-                self._ask_badge(g, p)
+            g.when_public("殉职", p)
         if p.role == "感染白痴" and cause == "投票":
             # 假痴不癫<强制>: "若其是第一个在白天出局的狼人 … 附加刀 …；若其不是第一个在白天出局的狼人 … 查验".
             # Its own <自爆> "不会触发<假痴不癫>" (cause 自爆 never reaches here).
             earlier = [q for q in s.players if q.name in s.teams[PACK] and q.name != p.name and q.death and q.death[0] == "day"]
             s.carry["next_night_extra"] = "查验" if earlier else "附加刀"
 
-    def _ask_badge(self, g: Game, p: Player) -> None:
+    def public(self, g: Game, what: str, p: Player) -> None:
+        # 殉职, once the sheriff's death is public (Game.when_public)
         g.ask(p, "殉职", "你已出局，可以<殉职>：发送“殉职 座位号”移交警徽，或“殉职 撕”撕毁警徽（关门后30分钟内有效）。", "badge")
 
     def expire(self, g: Game, pending: Pending) -> None:

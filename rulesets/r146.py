@@ -227,7 +227,7 @@ def _after_shot(g: Game, hunter: Player) -> None:
     # "猎人警长并非因红牌罚下而出局后，依次发动<最后一枪>、<殉职>。"
     if g.state.carry.get("badge_after_shot") == hunter.name and g.phase != "over":
         del g.state.carry["badge_after_shot"]
-        g.rules.when_public(g, "殉职", hunter)
+        g.when_public("殉职", hunter)
 
 
 def hand_over(g: Game, actor: Player, target) -> None:
@@ -280,7 +280,7 @@ def _new_sheriff(g: Game) -> None:
     if s.sheriff and (s.carry.pop("reappoint", False) or s.carry.get("deputy") in (None, s.sheriff)):
         s.carry.pop("deputy", None)
         # a badge taken at night is appointed for at 开门, with a whole limit from the next 关门
-        g.rules.when_public(g, "任命", s.player(s.sheriff))
+        g.when_public("任命", s.player(s.sheriff))
 
 
 class R146(Ruleset):
@@ -456,13 +456,6 @@ class R146(Ruleset):
         return out
 
     # --- the day ----------------------------------------------------------------------------------------
-    def morning(self, g: Game, night_deaths: list[str]) -> None:
-        g.announce(night_deaths)
-        if g.phase == "over":
-            return
-        for skill, name in g.state.carry.pop("at_dawn", []):
-            self._public(g, skill, g.state.player(name))
-
     def begin_day(self, g: Game) -> None:
         # 装傻: "发动此技能后，白痴不能成为投票对象，不能参与投票"
         day = g.state.day
@@ -533,7 +526,7 @@ class R146(Ruleset):
             g.tell("director", "长老因" + cause + "出局：女巫、预言家、猎人、医生、吉普赛人失去技能")
             for q in s.players:
                 if q.role in ELDER_BOUND and q.alive:
-                    self.when_public(g, "失去技能", q)
+                    g.when_public("失去技能", q)
         partner = s.player(p.marks["情侣"]) if "情侣" in p.marks else None
         if partner and partner.alive:
             # 殉情<强制>: "情侣中若有一人出局，另一人立即出局。" — a red card too ("但情侣会触发<殉情>").
@@ -558,7 +551,7 @@ class R146(Ruleset):
             if s.carry.get("badge_of") == p.name:
                 del s.carry["badge_of"]
                 s.carry["reappoint"] = True
-                self.when_public(g, "殉职", p)
+                g.when_public("殉职", p)
         for left in ("任命", "装傻"):
             # the badge's next holder appoints; an idiot out before answering has nothing left to avoid
             if g.pending_for(p.name, left):
@@ -567,16 +560,10 @@ class R146(Ruleset):
             # "警长或执警其中任意一个出局，警长需要重新任命一个执警"; "执警出局之后，则由警长重新选定执警。"
             del s.carry["deputy"]
             if s.sheriff:
-                self.when_public(g, "任命", s.player(s.sheriff))
+                g.when_public("任命", s.player(s.sheriff))
 
-    def when_public(self, g: Game, what: str, p: Player) -> None:
-        # Asked when the death is public: at once by day, at 开门 after a night.
-        if g.phase == "night":
-            g.state.carry.setdefault("at_dawn", []).append((what, p.name))
-        else:
-            self._public(g, what, p)
-
-    def _public(self, g: Game, what: str, p: Player) -> None:
+    def public(self, g: Game, what: str, p: Player) -> None:
+        # what a death brings, once it is public (Game.when_public): at once by day, at 开门 after a night
         if what == "失去技能":
             g.tell(f"player:{p.name}", "长老出局，你失去了技能。")
         elif what == "任命" and g.state.sheriff != p.name:

@@ -457,8 +457,6 @@ class R154(Ruleset):
             # 命中注定: "道士因此出局后，强制公示接任警长。" — posted even when he went out later that night
             # and the badge is passing on.
             g.tell("public", f"{g.label(s.player(heir))} 接任警长")
-        for skill, name in s.carry.pop("ask_at_dawn", []):
-            self._ask(g, skill, s.player(name))
 
     def published(self, g: Game, names: list[str]) -> None:
         # 命中注定: "因女鬼阵营<吸精>死亡时，小倩触发<殉情>，两人出局后，公示身份。"
@@ -504,9 +502,9 @@ class R154(Ruleset):
                 # "红牌罚下的警长警徽随机移交。"
                 self._random_sheriff(g, f"{g.label(p)} 被红牌罚下")
             else:
-                self._ask_when_public(g, "殉职", p)
+                g.when_public("殉职", p)
         if p.role == "绝命刀客" and cause != "红牌":
-            self._ask_when_public(g, "最后一刀", p)
+            g.when_public("最后一刀", p)
 
     def _heir(self, g: Game, taoist: Player) -> None:
         # 命中注定: "道士因此出局后，强制公示接任警长。" 宁采臣 takes the badge from whoever holds it, or takes it
@@ -536,14 +534,8 @@ class R154(Ruleset):
             g.state.carry["reveal"] = [ning.name, qian.name]
             g.kill(qian, "殉情")
 
-    def _ask_when_public(self, g: Game, skill: str, p: Player) -> None:
-        # Asked when the death is public: at once by day, at 开门 after a night.
-        if g.phase == "night":
-            g.state.carry.setdefault("ask_at_dawn", []).append((skill, p.name))
-        else:
-            self._ask(g, skill, p)
-
-    def _ask(self, g: Game, skill: str, p: Player) -> None:
+    def public(self, g: Game, skill: str, p: Player) -> None:
+        # asked when the death is public: at once by day, at 开门 after a night (Game.when_public)
         if skill == "殉职":
             g.ask(p, "殉职", "你已出局，须<殉职>：发送“殉职 座位号”选择一名未出局的角色继任警长（关门后30分钟内，否则警长随机指定）。", "badge")
         else:
