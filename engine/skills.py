@@ -27,6 +27,12 @@ def once_tonight(g: "Game", skill: str, who: str, slot: str | None = None) -> No
         raise Rejected(f"{who}今晚已经放弃<{slot or skill}>或已超过时限")
 
 
+def team_passes(g: "Game", actor: "Player", team: str, slot: str) -> None:
+    """A team skill sent with no target (“杀人 空”): the team lets it go tonight, for good."""
+    g.mark_done(team, slot)
+    g.tell(f"team:{team}", f"{actor.name} 代表{team}放弃了今晚的<{slot}>。已确认，不能更改。")
+
+
 def night_target(g: "Game", actor: "Player", skill: str, target) -> "Player":
     """A night action on one living player, final once sent: recorded, its slot closed, the sender told."""
     once_tonight(g, skill, actor.name)

@@ -25,12 +25,6 @@ def _pack_member(g: Game, actor: Player, skill: str) -> None:
         raise Rejected(f"只有狼群成员可以发动<{skill}>")
 
 
-def _pack_passes(g: Game, actor: Player, skill: str) -> None:
-    """A team skill sent with no target: the pack lets it go tonight (空刀)."""
-    g.mark_done(PACK, skill)
-    g.tell(f"team:{PACK}", f"{actor.name} 代表狼群放弃了今晚的<{skill}>。已确认，不能更改。")
-
-
 # --- start -----------------------------------------------------------------------------------------
 def recognise(g: Game, actor: Player, target) -> None:
     # 认亲<强制><限定>: "游戏开始时，混血儿必须选择一名角色进行支持。此技能发动后，混血儿成为与该角色相同的阵营。"
@@ -53,7 +47,7 @@ def _pack_choice(g: Game, actor: Player, skill: str, target) -> Player | None:
         raise Rejected(f"狼群今晚没有<{skill}>")
     once_tonight(g, skill, PACK)
     if target is None:
-        _pack_passes(g, actor, skill)
+        skills.team_passes(g, actor, PACK, skill)  # 空刀
         return None
     t = g.living_target(target, skill)
     g.night.actions[skill] = (actor.name, t.name)

@@ -155,9 +155,7 @@ def _team_kill(g: Game, actor: Player, team: str, key: str, target) -> None:
     # "第一个提交的为全队的选择": a team's kill is final once sent; "杀人 空" lets it go for the team.
     once_tonight(g, key, team, "杀人")
     if target is None:
-        g.mark_done(team, "杀人")
-        g.tell(f"team:{team}", f"{actor.name} 代表{team}放弃了今晚的<杀人>。已确认，不能更改。")
-        return
+        return skills.team_passes(g, actor, team, "杀人")
     t = g.living_target(target, "杀人")
     g.night.actions[key] = (actor.name, t.name)
     g.mark_done(team, "杀人")

@@ -60,12 +60,6 @@ def _ghosts_may_suck(g: Game) -> None:
         raise Rejected("女鬼阵营已经判负，失去了<吸精>")
 
 
-def _coven_passes(g: Game, actor: Player, slot: str) -> None:
-    """A team skill sent with no target: the group lets it go tonight."""
-    g.mark_done(COVEN, slot)
-    g.tell(f"team:{COVEN}", f"{actor.name} 代表女鬼群放弃了今晚的<{slot}>。已确认，不能更改。")
-
-
 # --- night: (1) 江湖郎中 ----------------------------------------------------------------------------
 def needle(g: Game, actor: Player, target) -> None:
     # 针灸: "游戏日夜晚，江湖郎中可以针灸一名角色，使对其当晚的所有<吸精>无效。"
@@ -82,7 +76,7 @@ def suck(g: Game, actor: Player, target) -> None:
     _ghosts_may_suck(g)
     once_tonight(g, "吸精", COVEN)
     if target is None:
-        return _coven_passes(g, actor, "吸精")
+        return skills.team_passes(g, actor, COVEN, "吸精")
     t = g.living_target(target, "吸精")
     g.night.actions["吸精"] = (actor.name, t.name)
     g.mark_done(COVEN, "吸精")
@@ -214,7 +208,7 @@ def extra_suck(g: Game, actor: Player, target) -> None:
     _ghosts_may_suck(g)
     once_tonight(g, "额外吸精", COVEN)
     if target is None:
-        return _coven_passes(g, actor, "额外吸精")
+        return skills.team_passes(g, actor, COVEN, "额外吸精")
     t = g.living_target(target, "额外吸精")
     g.night.actions["额外吸精"] = (actor.name, t.name)
     g.mark_done(COVEN, "额外吸精")
