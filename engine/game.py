@@ -1,7 +1,7 @@
 """A game: one command in, what happened out.
 
-`Game.apply` runs a command on a copy of the state; a refused command leaves the game exactly as it
-was. Everything random draws on the game's own seeded generator, so applying the same commands to
+`Game.apply` runs a command on the state and, if it is refused, puts back what it changed
+(engine/state.py records it); a refused command leaves the game exactly as it was. Everything random draws on the game's own seeded generator, so applying the same commands to
 the same seed always gives the same game.
 """
 from __future__ import annotations
@@ -26,7 +26,7 @@ from .events import (
     TeamChange,
 )
 from .ruleset import Ruleset
-from .state import Day, GameState, Night, Pending, Phase, Player, SeededRandom
+from .state import Day, GameState, Night, Pending, Phase, Player, SeededRandom, begin
 from .votes import count
 
 PASS = "放弃"
@@ -55,16 +55,25 @@ class Game:
 
     # --- the one entry point ---------------------------------------------------------------------
     def apply(self, cmd: Command) -> Outcome:
-        saved = copy.deepcopy(self.state)
+        # a game that stored something the state cannot watch (engine/state.py) is copied whole
+        saved = copy.deepcopy(self.state) if self.__dict__.get("copied_whole") else None
+        journal = begin()
         self.events, self.warnings, self.fresh = [], [], []
         try:
             if self.state.phase == "over":
                 raise Rejected("游戏已经结束")
             self._dispatch(cmd)
-        except Rejected as refusal:
-            self.state = saved
+        except BaseException as exc:
+            # a refusal, or a fault in a ruleset: the game stays exactly as it was
+            journal.undo()
+            if saved is not None:
+                self.state = saved
             self.events, self.warnings, self.fresh = [], [], []
-            return Outcome(ok=False, error=refusal.reason)
+            if isinstance(exc, Rejected):
+                return Outcome(ok=False, error=exc.reason)
+            raise
+        if journal.commit():
+            self.copied_whole = True
         return Outcome(ok=True, events=self.events, warnings=self.warnings)
 
     def _dispatch(self, cmd: Command) -> None:
