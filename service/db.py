@@ -43,9 +43,30 @@ def _check_sqlite(path: str) -> None:
         raise DatabaseUnusable(f"无法打开数据库 {path}：{exc}。请检查 BANSHABOT_DATABASE_URL。") from exc
 
 
-async def open_database(url: str) -> None:
+def sqlite_path(url: str) -> str | None:
+    """The file of a SQLite URL (None: another database, or one in memory)."""
     if url.startswith("sqlite://") and not url.startswith("sqlite://:memory:"):
-        path = url.removeprefix("sqlite://")
+        return url.removeprefix("sqlite://")
+    return None
+
+
+def quick_check(url: str) -> str | None:
+    """SQLite's own check of every page (`PRAGMA quick_check`): what is damaged, or None. It reads
+    the whole file, so the bot runs it beside its work rather than before it."""
+    path = sqlite_path(url)
+    if path is None:
+        return None
+    try:
+        with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
+            found = [row[0] for row in db.execute("PRAGMA quick_check(20)")]
+    except sqlite3.Error as exc:
+        return str(exc)
+    return None if found == ["ok"] else "; ".join(found)
+
+
+async def open_database(url: str) -> None:
+    path = sqlite_path(url)
+    if path is not None:
         Path(path).parent.mkdir(parents=True, exist_ok=True)
         _check_sqlite(path)
     config = tortoise_config(url)

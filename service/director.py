@@ -71,13 +71,21 @@ async def handle(service: Service, qq: str, text: str, friends: Friends) -> str 
 
 
 async def _mine(qq: str) -> list[GameRow]:
-    rows = await GameRow.all().order_by("-id")
-    return [r for r in rows if qq in r.directors]
+    """Every game this QQ directs, newest first (found through its own rows, not by reading every game)."""
+    return await GameRow.filter(director_rows__qq=qq).order_by("-id")
+
+
+def _live(service: Service, qq: str) -> list[GameRow]:
+    """The games not over that this QQ directs, newest first (kept in memory: asked of every message)."""
+    return sorted((r for r in service.live.values() if qq in r.directors and r.status != "over"), key=lambda r: -r.id)
 
 
 async def _current(service: Service, qq: str, chosen: int | None) -> Table | None:
-    rows = [r for r in await _mine(qq) if chosen is None or r.id == chosen]
-    live = [r for r in rows if r.status != "over"] or rows
+    live = [r for r in _live(service, qq) if chosen is None or r.id == chosen]
+    if not live:  # only a finished game left (its 日志): the newest one, or the one chosen
+        query = GameRow.filter(director_rows__qq=qq)
+        row = await (query.filter(id=chosen) if chosen is not None else query.order_by("-id")).first()
+        live = [row] if row else []
     return await service.table(live[0].id) if live else None
 
 
@@ -321,4 +329,4 @@ COMMANDS = {
 
 async def is_director(service: Service, qq: str) -> bool:
     """A configured director, or a co-director of a game still being played."""
-    return qq in service.superusers or any(r.status != "over" for r in await _mine(qq))
+    return qq in service.superusers or bool(_live(service, qq))

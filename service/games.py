@@ -1,18 +1,28 @@
 """The game service: every command goes through here, is stored, and its consequences are queued.
 
 A game is rebuilt from its roster, its seed and its stored commands; a command is stored in the same
-transaction as the messages it causes and the time limits it starts, before anyone is answered.
+transaction as the messages it causes, the time limits it starts and the key of the event it came
+from, before anyone is answered. Then the messages are handed to the outbox.
+
+What a message needs is found without reading what piled up: the games not over are kept in memory
+(`live`: whether someone directs one is asked of every private message), each game is rebuilt on its
+own when it is first needed, and the database is asked only through indexes.
 """
 from __future__ import annotations
 
 import asyncio
+import contextvars
+import logging
 import secrets
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Awaitable, Callable
 
-from tortoise.exceptions import IntegrityError
-from tortoise.transactions import in_transaction
+from tortoise.backends.base.client import TransactionalDBClient
+from tortoise.exceptions import BaseORMException, IntegrityError, OperationalError
+from tortoise.signals import post_save
+from tortoise.transactions import _get_connection, in_transaction
 
 from engine import CloseDay, Command, Game, ResolveNight, Timeout
 from engine.commands import from_dict, to_dict
@@ -20,16 +30,33 @@ from engine.events import Announcement, DeadlineEnd, DeadlineStart, Feedback, Ga
 from rulesets import RULESETS
 from rulesets import get as get_ruleset
 
-from . import groups
+from . import groups, handling
 from .config import Config
-from .models import CommandRow, DeadlineRow, GameRow, OutboxRow, SeatRow, SeenMessage, TeamRow
+from .handling import Address
+from .models import CommandRow, DeadlineRow, GameDirectorRow, GameRow, OutboxRow, SeatRow, SeenMessage, TeamRow
+from .outbox import Outbox, chat_of, split_text
 from .texts import CHINA, brief, clock
 
-Address = tuple[str, str]  # ("private", qq) | ("group", group id)
+log = logging.getLogger("banshabot.games")
+
+# the fields of a game's row a command may change: it is written only when one did
+ROW_FIELDS = ("status", "planned_close", "closed_at", "directors", "title")
+REBUILD_SLICE = 200  # commands replayed between two looks at the event loop
 
 
 class ServiceError(ValueError):
     """A director's or player's request that cannot be done (Chinese, says what to send instead)."""
+
+
+class GameBroken(ServiceError):
+    """A game whose stored log no longer replays: every message for it is answered with why."""
+
+
+class CannotSave(ServiceError):
+    """The database refuses to store anything (read-only, disk full): nothing was done."""
+
+    def __init__(self) -> None:
+        super().__init__("机器人暂时无法保存记录（数据库不可写入），你的消息没有执行，请稍后再发送一次。")
 
 
 @dataclass
@@ -40,12 +67,113 @@ class Table:
     seats: list[SeatRow]
     game: Game | None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    next_seq: int = 0  # the stored log's next command number
+    written: tuple = ()  # the row's fields as last stored
 
     def seat_of(self, name: str) -> SeatRow:
         return next(s for s in self.seats if s.name == name)
 
     def seat_by_qq(self, qq: str) -> SeatRow | None:
         return next((s for s in self.seats if s.qq == qq), None)
+
+
+class Repeated(Exception):
+    """The event being handled was stored as handled already (by the bot before a restart)."""
+
+
+_rows: ContextVar[list[OutboxRow] | None] = ContextVar("banshabot_transaction_rows", default=None)
+
+
+class _Transaction:
+    """A transaction of the service (Service.transaction)."""
+
+    def __init__(self) -> None:
+        self.rows: list[OutboxRow] = []
+        self.key: str | None = None
+
+    @staticmethod
+    def open() -> bool:
+        return _rows.get() is not None
+
+    @staticmethod
+    def queued(row: OutboxRow, unit: handling.Unit) -> None:
+        """Where a row just stored waits: with its transaction, or handed over at once if stored
+        already; one stored inside a transaction this service did not open is looked up first."""
+        rows = _rows.get()
+        if rows is not None:
+            rows.append(row)
+        elif _inside_foreign_transaction():
+            unit.unsure.append(row)
+        else:
+            unit.rows.append(row)
+
+    async def __aenter__(self) -> "_Transaction":
+        self.outer = _rows.get()
+        self.token = _rows.set(self.rows)
+        self.context = in_transaction()
+        try:
+            await self.context.__aenter__()
+            self.key = handling.current().store_key()
+            if self.key:
+                await SeenMessage.create(key=self.key)
+        except IntegrityError as exc:
+            await self.context.__aexit__(type(exc), exc, exc.__traceback__)
+            _rows.reset(self.token)
+            raise Repeated(self.key) from exc
+        except BaseException as exc:
+            await self._failed(exc)
+            raise _unsaved(exc) from exc
+        return self
+
+    async def __aexit__(self, kind, exc, tb) -> bool:
+        _rows.reset(self.token)
+        try:
+            await self.context.__aexit__(kind, exc, tb)
+        except BaseException as failure:
+            self._lost()
+            raise _unsaved(failure) from failure
+        if kind is not None:
+            self._lost()
+            if isinstance(exc, (OperationalError, BaseORMException)) and not isinstance(exc, IntegrityError):
+                raise _unsaved(exc) from exc
+            return False
+        if self.outer is not None:
+            self.outer.extend(self.rows)  # stored once the outer transaction is
+        else:
+            handling.current().rows.extend(self.rows)
+        return False
+
+    async def _failed(self, exc: BaseException) -> None:
+        try:
+            await self.context.__aexit__(type(exc), exc, exc.__traceback__)
+        except BaseException:
+            pass
+        _rows.reset(self.token)
+        self._lost()
+
+    def _lost(self) -> None:
+        if self.key:  # nothing stored: the event's key waits for the next change
+            handling.current().key = self.key
+
+
+def _inside_foreign_transaction() -> bool:
+    try:
+        connection = _get_connection(None)
+    except Exception:
+        return False
+    return isinstance(connection, TransactionalDBClient) and not connection._finalized
+
+
+def _unsaved(exc: BaseException) -> BaseException:
+    """A database that refuses writes (read-only, disk full) becomes CannotSave."""
+    text = str(exc).lower()
+    if isinstance(exc, OperationalError) and any(w in text for w in ("readonly", "read-only", "read only", "disk", "full", "i/o", "locked")):
+        return CannotSave()
+    return exc
+
+
+def _written(row: GameRow) -> tuple:
+    return tuple(repr(getattr(row, name)) for name in ROW_FIELDS)
 
 
 class Scheduler:
@@ -65,31 +193,101 @@ class Service:
         self.now = now
         self.superusers = superusers
         self.tables: dict[int, Table] = {}
-        # two callers rebuilding one game at once would each get a copy, and one copy's commands would
-        # be applied to a game the other never sees
-        self.loading = asyncio.Lock()
-        self.after_commit: list[Callable[[], Awaitable[None]]] = []  # delivery hooks
+        self.live: dict[int, GameRow] = {}  # every game not over, by number (read at start-up)
+        self.broken: dict[int, str] = {}  # games whose log no longer replays: why
+        self.loading: dict[int, asyncio.Future] = {}  # a game being rebuilt: one rebuild, many waiting
+        self.waited: set[int] = set()  # outbox rows a time limit waits for ("收到反馈后半小时")
+        self.seen = handling.Seen()
+        self.outbox = Outbox(lambda: self.now(), sent=self.message_sent, rate=config.banshabot_send_rate,
+                             timeout=config.banshabot_send_timeout, attempts=config.banshabot_send_attempts,
+                             retry=config.banshabot_retry_seconds)
+        self.outbox.given_up = self.message_given_up
+        self.outbox.queued = self._taken
 
-    # --- loading ------------------------------------------------------------------------------------
+    # --- start-up -------------------------------------------------------------------------------------
+    async def open(self) -> None:
+        """After the database is open: the games not over, the open time limits, what waits to be sent."""
+        self.live = {row.id: row for row in await GameRow.filter(status__in=("roster", "running"))}
+        for row in self.live.values():
+            row._written = _written(row)
+        await self.outbox.load()
+        await self.restore_deadlines()
+
+    def forget(self) -> None:
+        """Drop everything held in memory (a clean slate for tests; the database stays)."""
+        self.tables.clear()
+        self.live.clear()
+        self.broken.clear()
+        self.waited.clear()
+        self.seen.forget()
+        self.outbox.forget()
+
+    # --- loading --------------------------------------------------------------------------------------
     async def table(self, game_id: int) -> Table:
-        async with self.loading:
-            if game_id not in self.tables:
-                row = await GameRow.get_or_none(id=game_id)
-                if row is None:
-                    raise ServiceError(f"没有编号为 {game_id} 的游戏")
-                self.tables[game_id] = await self._rebuild(row)
-            return self.tables[game_id]
+        t = self.tables.get(game_id)
+        if t is not None:
+            return t
+        if game_id in self.broken:
+            raise GameBroken(self.broken[game_id])
+        # each game is rebuilt on its own: a long log never holds up the other games; in a context of
+        # its own, since what it may queue (a broken log reported) belongs to no caller's handling
+        loading = self.loading.get(game_id)
+        if loading is None:
+            loading = asyncio.get_running_loop().create_task(self._load(game_id), context=contextvars.Context())
+            self.loading[game_id] = loading
+            loading.add_done_callback(lambda _: self.loading.pop(game_id, None))
+        return await asyncio.shield(loading)
+
+    async def _load(self, game_id: int) -> Table:
+        row = await GameRow.get_or_none(id=game_id)
+        if row is None:
+            raise ServiceError(f"没有编号为 {game_id} 的游戏")
+        t = await self._rebuild(row)
+        row._written = _written(row)
+        if row.status != "over":
+            self.live[row.id] = row  # the same object the table changes
+        self.tables[game_id] = t
+        return t
 
     async def _rebuild(self, row: GameRow) -> Table:
         seats = await SeatRow.filter(game_id=row.id).order_by("seat")
         game = None
+        seq = 0
         if row.status != "roster":
             game = Game(get_ruleset(row.ruleset), [(s.name, s.role) for s in seats], seed=row.seed)
-            for cmd in await CommandRow.filter(game_id=row.id).order_by("seq"):
-                outcome = game.apply(from_dict(cmd.payload))
-                if not outcome.ok:
-                    raise RuntimeError(f"game {row.id}: stored command {cmd.seq} no longer applies: {outcome.error}")
-        return Table(row=row, seats=list(seats), game=game)
+            commands = await CommandRow.filter(game_id=row.id).order_by("seq")
+            for n, cmd in enumerate(commands, 1):
+                try:
+                    outcome = game.apply(from_dict(cmd.payload))
+                    error = None if outcome.ok else outcome.error
+                except Exception as exc:  # a stored command the engine can no longer take
+                    error = f"{type(exc).__name__}: {exc}"
+                if error is not None:
+                    await self._unrebuildable(row, cmd, error)
+                seq = cmd.seq + 1
+                if n % REBUILD_SLICE == 0:
+                    await asyncio.sleep(0)  # a long log: let the other games' messages through
+        return Table(row=row, seats=list(seats), game=game, next_seq=seq)
+
+    async def _unrebuildable(self, row: GameRow, cmd: CommandRow, error: str) -> None:
+        """A game whose log no longer replays: its director is told which command fails; every
+        message for it gets the same answer until it is mended. Every other game goes on."""
+        shown = " ".join(f"{k}={v}" for k, v in cmd.payload.items())
+        why = f"#{row.id} 的游戏记录无法恢复：第 {cmd.seq + 1} 条指令（{shown}，{clock(cmd.at)}，来自 {cmd.source}）不能再执行：{error}"
+        log.error(why)
+        self.broken[row.id] = f"{why}。本局暂停，已通知导演；其他游戏不受影响。"
+        self.live.pop(row.id, None)
+        async with self.transaction():
+            for qq in row.directors:
+                await self.queue(("private", qq), f"【故障】{why}。本局已暂停，请检查数据库备份或联系维护者；其他游戏照常进行。")
+        await self.delivered()
+        raise GameBroken(self.broken[row.id])
+
+    # --- storing ----------------------------------------------------------------------------------------
+    def transaction(self) -> "_Transaction":
+        """One transaction of this service: it stores the key of the event being handled with the
+        first change the handling makes, and hands what it queued to the outbox only once stored."""
+        return _Transaction()
 
     # --- the one way a game changes ------------------------------------------------------------------
     async def submit(self, t: Table, cmd: Command, source: str, reply: Address | None = None, seen: str | None = None,
@@ -97,66 +295,143 @@ class Service:
         """Apply a command; store it with its messages and time limits; then deliver.
 
         `notes`: messages that go out only if the command is accepted, before its consequences.
+        `seen`: the key of the event it came from (claimed by its handler, or claimed here).
         """
+        unit = handling.current()
+        if seen and seen != unit.key and not await self.claim(seen):
+            return Outcome(ok=False, error="重复的消息，已忽略")
         async with t.lock:
             if t.game is None:
                 raise ServiceError("游戏还没有开始")
-            if seen and await SeenMessage.exists(key=seen):
-                return Outcome(ok=False, error="重复的消息，已忽略")
             before = t.game.state.phase
             outcome = t.game.apply(cmd)
             if outcome.ok and isinstance(cmd, CloseDay):
                 t.row.closed_at = self.now()  # night limits count from this moment
-            try:
-                async with in_transaction():
-                    if seen:
-                        await SeenMessage.create(key=seen)
+            if outcome.ok or reply or unit.key:
+                try:
+                    async with self.transaction():
+                        if outcome.ok:
+                            await CommandRow.create(game_id=t.row.id, seq=t.next_seq, payload=to_dict(cmd), source=source,
+                                                    at=self.now())
+                            told: dict[Address, OutboxRow] = {}  # the last message to each address
+                            for to, text in notes:
+                                told[to] = await self.queue(to, text, t.row.id)
+                            await self._consequences(t, outcome, before, told)
+                        elif reply:
+                            await self.queue(reply, f"未执行：{outcome.error}", t.row.id)
+                except BaseException:
                     if outcome.ok:
-                        seq = await CommandRow.filter(game_id=t.row.id).count()
-                        await CommandRow.create(game_id=t.row.id, seq=seq, payload=to_dict(cmd), source=source, at=self.now())
-                        told: dict[Address, OutboxRow] = {}  # the last message to each address
-                        for to, text in notes:
-                            told[to] = await self.queue(to, text, t.row.id)
-                        await self._consequences(t, outcome, before, told)
-                    elif reply:
-                        await self.queue(reply, f"未执行：{outcome.error}", t.row.id)
-            except Exception:
-                self.tables.pop(t.row.id, None)  # the game object moved but nothing was stored: rebuild
-                raise
+                        self.tables.pop(t.row.id, None)  # the game object moved but nothing was stored: rebuild
+                    raise
+                if outcome.ok:
+                    t.next_seq += 1
         await self.delivered()
         if outcome.ok and t.game.night_complete():
             # every action of the night is in: settle it now so the director has the draft at once
             await self.submit(t, ResolveNight(), source="auto")
         return outcome
 
+    # --- events handled once -------------------------------------------------------------------------
+    async def handling(self, key: str, origin: Address | None = None, sent: float | None = None) -> bool:
+        """Begin handling the OneBot event `key` from chat `origin` (OneBot's time `sent`): False if
+        it was handled already or is being handled (a repeat: do nothing)."""
+        handling.begin(None, origin)
+        if not await self.seen.fresh(key, sent):
+            return False
+        handling.begin(key, origin)
+        return True
+
+    async def claim(self, key: str) -> bool:
+        if not await self.seen.fresh(key, None):
+            return False
+        handling.current().key = key
+        return True
+
     async def already_seen(self, key: str) -> bool:
-        return await SeenMessage.exists(key=key)
+        return not self.seen.claim(key) or await SeenMessage.exists(key=key)
 
     async def seen_before(self, key: str) -> bool:
-        """For messages that change no game: remember them so a repeat is ignored."""
-        try:
-            await SeenMessage.create(key=key)
-        except IntegrityError:
-            return True
-        return False
+        """For messages that change no game: whether it was handled already. The key is stored with
+        whatever the handling queues next."""
+        unit = handling.current()
+        if key == unit.key:
+            return False  # claimed by this very handling
+        return not await self.claim(key)
+
+    # --- what is sent ---------------------------------------------------------------------------------
+    async def tell_superusers(self, text: str) -> None:
+        """The configured directors (SUPERUSERS), about the bot itself; sent once OneBot is there."""
+        for qq in sorted(self.superusers):
+            await self.queue(("private", qq), text)
+        await self.delivered()
 
     async def tell_directors(self, t: Table, text: str) -> None:
         for to in await self.addresses(t, "director"):
             await self.queue(to, text, t.row.id)
 
     async def queue(self, to: Address, text: str, game_id: int | None = None) -> OutboxRow:
-        """A message to one player, director or group, sent as plain text."""
+        """A message to one player, director or group, sent as plain text (a long one in parts:
+        returns the last)."""
         kind, target = to
         key = "user_id" if kind == "private" else "group_id"
-        return await self.act(f"send_{kind}_msg", {key: int(target), "text": text}, game_id)
+        parts = split_text(text, self.config.banshabot_message_limit, self.config.banshabot_message_parts)
+        if len(parts) > 1 and not _Transaction.open():
+            async with self.transaction():  # all its parts or none
+                return await self.queue(to, text, game_id)
+        for part in parts:
+            row = await self.act(f"send_{kind}_msg", {key: int(target), "text": part}, game_id)
+        return row
 
     async def act(self, action: str, params: dict, game_id: int | None = None) -> OutboxRow:
         """Any other OneBot action (rename a group, remove a member...), queued like a message."""
-        return await OutboxRow.create(game_id=game_id, action=action, params=params)
+        unit = handling.current()
+        if unit.key is not None and not _Transaction.open():
+            async with self.transaction():  # the event's key is stored with its first change
+                return await self.act(action, params, game_id)
+        try:
+            row = await OutboxRow.create(game_id=game_id, action=action, params=params)
+        except (OperationalError, BaseORMException) as exc:
+            raise _unsaved(exc) from exc
+        _Transaction.queued(row, unit)
+        return row
 
     async def delivered(self) -> None:
-        for hook in self.after_commit:
-            await hook()
+        """Hand what this handling queued to the outbox and wait until each was tried (a chat still
+        waiting on a failed message is tried again as well)."""
+        unit = handling.current()
+        rows, unit.rows = unit.rows, []
+        if unit.unsure:
+            unsure, unit.unsure = unit.unsure, []
+            stored = set(await OutboxRow.filter(id__in=[r.id for r in unsure]).values_list("id", flat=True))
+            rows += [r for r in unsure if r.id in stored]
+        answer = f"{unit.origin[0]}:{unit.origin[1]}" if unit.origin else None  # the chat being answered
+        done = self.outbox.send(rows, urgent=lambda row: chat_of(row.action, row.params) == answer)
+        again = self.outbox.retry_now()
+        await done
+        await again
+        await self.outbox.marks.drain()
+
+    def _taken(self) -> list[OutboxRow]:
+        """What was queued in this context and not handed over yet (for the outbox, after a
+        delivery's consequences)."""
+        unit = handling.current()
+        rows, unit.rows = unit.rows, []
+        return rows
+
+    async def message_given_up(self, message: OutboxRow) -> None:
+        """The outbox gave up a message OneBot kept refusing: the game's directors are told what it
+        said, so that they can pass it on (called by the outbox)."""
+        row = self.live.get(message.game_id) if message.game_id else None
+        if row is None and message.game_id:
+            row = await GameRow.get_or_none(id=message.game_id)
+        to = message.params.get("user_id") or message.params.get("group_id")
+        where = f"QQ {to}" if "user_id" in message.params else f"群 {to}"
+        text = message.params.get("text")
+        what = f"消息：\n{text}" if text is not None else f"操作 {message.action}"
+        note = f"【未能送达】发给 {where} 的{what}\n（OneBot 拒绝了 {message.attempts} 次，已放弃：{message.last_error}）"
+        for qq in (row.directors if row else []):
+            if not ("user_id" in message.params and str(to) == qq):  # nobody is told of his own failures
+                await self.queue(("private", qq), note, message.game_id)
 
     # --- where each event goes -----------------------------------------------------------------------
     async def addresses(self, t: Table, audience: str) -> list[Address]:
@@ -198,7 +473,13 @@ class Service:
             await self.tell_directors(t, f"注意：{warning}")
         if t.game.phase == "night" and phase_before != "night":
             await self._fill_close_anchors(t)
-        await t.row.save()
+        await self.save_row(t.row)
+
+    @staticmethod
+    async def save_row(row: GameRow) -> None:
+        """Write a game's row if a command changed it (most change none of its fields)."""
+        if getattr(row, "_written", None) != _written(row):
+            await row.save()
 
     # --- time limits ---------------------------------------------------------------------------------
     def _minutes(self, n: int) -> timedelta:
@@ -227,6 +508,8 @@ class Service:
             message = max(queued, key=lambda m: m.id, default=None)
         row = await DeadlineRow.create(game_id=t.row.id, key=event.key, what=event.what, who=list(event.who),
                                        anchor=event.anchor, minutes=event.minutes, due_at=due, waits_for=message)
+        if message is not None:
+            self.waited.add(message.id)
         if due:
             # one waiting for its message is scheduled at the soonest it can pass, but cannot pass
             # before the message is delivered: the delivery starts it again (message_sent)
@@ -239,6 +522,9 @@ class Service:
 
     async def message_sent(self, message: OutboxRow) -> None:
         """The outbox delivered `message`: a time limit counted from it starts now (called by the outbox)."""
+        if message.id not in self.waited:  # most messages start nothing: no need to ask the database
+            return
+        self.waited.discard(message.id)
         for row in await DeadlineRow.filter(waits_for_id=message.id, done=False):
             await self._count_from_delivery(row, message.sent_at)
 
@@ -282,12 +568,25 @@ class Service:
             await row.save()
             self._schedule(row)
 
-    def _schedule(self, row: DeadlineRow) -> None:
+    def _schedule(self, row: DeadlineRow, late: bool = False) -> None:
+        """`late`: at start-up, a reminder whose time came while the bot was down goes out now, if the
+        limit is still ahead (the last one due, saying how long is really left)."""
         self.scheduler.at(f"deadline:{row.id}", row.due_at, lambda: self.deadline_passed(row.id))
+        if not row.who:
+            return
+        now = self.now()
+        missed = []
         for before in self.config.banshabot_remind_before:
             when = row.due_at - self._minutes(before)
-            if before not in row.reminded and when > self.now() and row.who:
+            if before in row.reminded:
+                continue
+            if when > now:
                 self.scheduler.at(f"remind:{row.id}:{before}", when, lambda b=before: self.remind(row.id, b))
+            else:
+                missed.append(before)
+        if late and missed and row.due_at > now and row.waits_for_id is None:
+            last = min(missed)
+            self.scheduler.at(f"remind:{row.id}:{last}", now, lambda: self.remind(row.id, last, missed))
 
     def _unschedule(self, row: DeadlineRow) -> None:
         self.scheduler.cancel(f"deadline:{row.id}")
@@ -304,7 +603,10 @@ class Service:
             if message is not None and message.sent_at is not None:
                 await self._count_from_delivery(row, message.sent_at)
             else:
-                self._schedule(row)
+                if message is not None:
+                    self.waited.add(message.id)
+                self._schedule(row, late=True)
+        await self.delivered()
 
     async def deadline_passed(self, row_id: int) -> None:
         row = await DeadlineRow.get_or_none(id=row_id)
@@ -323,15 +625,22 @@ class Service:
         row.done = True
         await row.save()
 
-    async def remind(self, row_id: int, before: int) -> None:
+    async def remind(self, row_id: int, before: int, missed: list[int] = ()) -> None:
+        """Remind the players of a limit `before` minutes ahead (`missed`: the reminders a restart
+        made late, all sent as this one)."""
         row = await DeadlineRow.get_or_none(id=row_id)
         if row is None or row.done or before in row.reminded or await self._waiting(row):
             return
+        left = (row.due_at - self.now()).total_seconds() / self._minutes(1).total_seconds()
+        if left <= 0:
+            return
         t = await self.table(row.game_id)
-        row.reminded = [*row.reminded, before]
-        await row.save()
-        for name in row.who:
-            await self.queue(("private", t.seat_of(name).qq), f"提醒：<{row.what}>还有{before}分钟截止（{clock(row.due_at)}）。", t.row.id)
+        shown = before if left > before - 0.5 else max(1, round(left))
+        async with self.transaction():
+            row.reminded = [*row.reminded, *dict.fromkeys([before, *missed])]
+            await row.save()
+            for name in row.who:
+                await self.queue(("private", t.seat_of(name).qq), f"提醒：<{row.what}>还有{shown}分钟截止（{clock(row.due_at)}）。", t.row.id)
         await self.delivered()
 
     async def open_deadlines(self, t: Table) -> list[DeadlineRow]:
@@ -343,6 +652,7 @@ class Service:
 
     async def _game_over(self, t: Table) -> None:
         t.row.status = "over"
+        self.live.pop(t.row.id, None)
         await self.tell_directors(t, "游戏结束。发送“日志”获取完整的游戏记录（树洞）。")
         await groups.release(self, t)
 
@@ -351,7 +661,11 @@ class Service:
         rules = get_ruleset(ruleset_id)
         if rules is None:
             raise ServiceError(f"没有规则“{ruleset_id}”。可用：{'、'.join(RULESETS)}")
-        return await GameRow.create(ruleset=rules.id, title=title or rules.title, seed=secrets.randbits(31), directors=[director])
+        async with self.transaction():
+            row = await GameRow.create(ruleset=rules.id, title=title or rules.title, seed=secrets.randbits(31),
+                                       directors=[director])
+        self.live[row.id] = row
+        return row
 
     async def set_roster(self, t: Table, lines: list[tuple[str, str]]) -> None:
         rules = get_ruleset(t.row.ruleset)
@@ -370,7 +684,7 @@ class Service:
             twice = sorted({v for v in values if values.count(v) > 1})
             if twice:
                 raise ServiceError(f"{word}重复：{'、'.join(twice)}")
-        async with in_transaction():
+        async with self.transaction():
             await SeatRow.filter(game_id=t.row.id).delete()
             t.seats = [await SeatRow.create(game_id=t.row.id, seat=i, name=n, qq=q) for i, (n, q) in enumerate(lines, 1)]
 
@@ -393,9 +707,10 @@ class Service:
                 check(rules, players)
         except LineupError as exc:
             raise ServiceError(str(exc)) from exc
-        for seat, (_, role) in zip(t.seats, players):
-            seat.role = role
-            await seat.save()
+        async with self.transaction():
+            for seat, (_, role) in zip(t.seats, players):
+                seat.role = role
+                await seat.save()
 
     async def start(self, t: Table) -> None:
         rules = get_ruleset(t.row.ruleset)
@@ -405,7 +720,7 @@ class Service:
             raise ServiceError("请先分配身份（“分配 随机”或“分配 固定”）")
         players = [(s.name, s.role) for s in t.seats]
         t.game = Game(rules, players, seed=t.row.seed)
-        async with in_transaction():
+        async with self.transaction():
             t.row.status = "running"
             await t.row.save()
             for seat in t.seats:
@@ -416,6 +731,24 @@ class Service:
                 for team, members in t.game.state.teams.items():
                     await groups.assign_team(self, t, team, members)
         await self.delivered()
+
+
+@post_save(GameRow)
+async def _directors_in_step(sender, instance: GameRow, created: bool, using_db, update_fields) -> None:
+    """A game's directors are kept in GameDirectorRow as well, whoever saves its row (a 协助 adds one)."""
+    instance._written = _written(instance)
+    wanted = [str(qq) for qq in dict.fromkeys(instance.directors)]
+    if getattr(instance, "_directors_stored", None) == wanted:
+        return
+    have = set() if created else set(
+        await GameDirectorRow.filter(game_id=instance.id).using_db(using_db).values_list("qq", flat=True))
+    for qq in wanted:
+        if qq not in have:
+            await GameDirectorRow.create(game_id=instance.id, qq=qq, using_db=using_db)
+    gone = have - set(wanted)
+    if gone:
+        await GameDirectorRow.filter(game_id=instance.id, qq__in=gone).using_db(using_db).delete()
+    instance._directors_stored = wanted
 
 
 def discuz_post(parts: list[str]) -> str:

@@ -18,6 +18,21 @@ class GameRow(Model):
 
     class Meta:
         table = "game"
+        indexes = (("status",),)
+
+
+class GameDirectorRow(Model):
+    """A director of a game (the creator or a co-director), kept in step with `GameRow.directors`
+    (service/games.py) so that a director's games are found without reading every game."""
+
+    id = fields.IntField(primary_key=True)
+    game = fields.ForeignKeyField("models.GameRow", related_name="director_rows")
+    qq = fields.CharField(max_length=20)
+
+    class Meta:
+        table = "game_director"
+        unique_together = (("game", "qq"),)
+        indexes = (("qq",),)
 
 
 class SeatRow(Model):
@@ -32,6 +47,7 @@ class SeatRow(Model):
     class Meta:
         table = "seat"
         unique_together = (("game", "seat"), ("game", "name"))
+        indexes = (("qq",),)
 
 
 class CommandRow(Model):
@@ -50,20 +66,24 @@ class CommandRow(Model):
 
 
 class SeenMessage(Model):
-    """A QQ message already handled: the same message id seen again is ignored."""
+    """A QQ event already handled (its chat and id): the same event seen again is ignored. Stored in
+    the transaction of what handling it changed; forgotten after a few days (service/seen.py)."""
 
     key = fields.CharField(max_length=64, primary_key=True)
     at = fields.DatetimeField(auto_now_add=True)
 
     class Meta:
         table = "seen_message"
+        indexes = (("at",),)
 
 
 class OutboxRow(Model):
     """A OneBot action to perform (a message, a group rename, a kick), kept until OneBot accepts it.
 
-    Actions run in the order they were queued. A message is stored as plain text and always sent as
-    one text segment, so nothing a player wrote is ever read as CQ code.
+    Actions for one chat run in the order they were queued; chats do not wait for each other. A
+    message is stored as plain text and always sent as one text segment, so nothing a player wrote
+    is ever read as CQ code. One OneBot refused too often is given up (`given_up_at`); the rows still
+    to send are found through a partial index (migration 0003), however many were sent before.
     """
 
     id = fields.IntField(primary_key=True)
@@ -74,6 +94,7 @@ class OutboxRow(Model):
     sent_at = fields.DatetimeField(null=True)
     attempts = fields.IntField(default=0)
     last_error = fields.TextField(default="")
+    given_up_at = fields.DatetimeField(null=True)
 
     class Meta:
         table = "outbox"
@@ -103,6 +124,7 @@ class DeadlineRow(Model):
 
     class Meta:
         table = "deadline"
+        indexes = (("game_id",), ("waits_for_id",), ("done",))
 
 
 class PoolGroupRow(Model):
@@ -115,6 +137,7 @@ class PoolGroupRow(Model):
 
     class Meta:
         table = "pool_group"
+        indexes = (("game_id",),)
 
 
 class TeamRow(Model):
@@ -129,3 +152,4 @@ class TeamRow(Model):
     class Meta:
         table = "team"
         unique_together = (("game", "team"),)
+        indexes = (("group_id",),)

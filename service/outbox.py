@@ -1,53 +1,472 @@
-"""Delivery: queued OneBot actions are performed in order and marked done once OneBot accepts them.
+"""Delivery: stored OneBot actions are performed chat by chat, each chat in order, chats side by side.
 
-A failed action stays queued and is tried again; later actions for the same target wait behind it,
-so a player never reads two messages in the wrong order.
+Every action is stored (`OutboxRow`) before it is handed here, so nothing is lost to a crash. Each
+chat (a player, a group) has its own lane: its actions go out one at a time in the order they were
+queued, and a chat whose action fails waits for its retry without holding any other chat. What
+limits the whole bot is a rate (`BANSHABOT_SEND_RATE` messages a second, QQ restricts accounts that
+send in bursts), and under it an answer to someone who just wrote goes before broadcasts.
+
+An action OneBot refuses is tried again after `retry` seconds, and given up after `attempts`
+refusals (whoever set up the game is told). One whose outcome is unknown (no answer within
+`timeout`, or the connection dropped while waiting) is in doubt: before it is sent again the chat's
+history is looked at where the OneBot implementation offers it (`confirm`), so it goes out twice only
+where that cannot be known. After a crash, the same holds for whatever was being sent at that moment.
+
+Marks (sent, tried, refused) are written in batches, one transaction for all chats at a time.
 """
 from __future__ import annotations
 
 import asyncio
+import contextvars
+import heapq
+import itertools
+import logging
+import time
+from collections import deque
+from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Awaitable, Callable
+from typing import Awaitable, Callable, Iterable
+
+from tortoise.transactions import in_transaction
 
 from .models import OutboxRow
 
+log = logging.getLogger("banshabot.outbox")
+
 Call = Callable[[str, dict], Awaitable[object]]
 Sent = Callable[[OutboxRow], Awaitable[None]]
+GivenUp = Callable[[OutboxRow], Awaitable[None]]
+Confirm = Callable[[OutboxRow], Awaitable["bool | None"]]
+
+TRYING = "发送中"  # last_error while an attempt's outcome is not known (kept through a crash)
 
 
-def target_of(row: OutboxRow) -> str:
-    return str(row.params.get("user_id") or row.params.get("group_id") or row.action)
+class Refused(Exception):
+    """OneBot answered that it did not perform the action."""
+
+
+class Unreachable(Exception):
+    """No OneBot connection: nothing was sent (the attempt does not count)."""
+
+
+def chat_of(action: str, params: dict) -> str:
+    """The chat an action belongs to: actions of one chat keep their order."""
+    if action in ("send_private_msg", "send_group_msg"):
+        return f"group:{params['group_id']}" if action == "send_group_msg" else f"private:{params['user_id']}"
+    if "group_id" in params:  # renames, kicks: in order with the group's messages
+        return f"group:{params['group_id']}"
+    if "user_id" in params:
+        return f"private:{params['user_id']}"
+    return f"{action}:{params.get('flag', '')}"  # a request's answer stands alone
+
+
+def split_text(text: str, limit: int, parts: int) -> list[str]:
+    """`text` in pieces of at most `limit` characters, cut at line ends where there are any, each
+    numbered (1/3); past `parts` pieces the rest is cut off with a note saying so."""
+    if limit <= 0 or len(text) <= limit:
+        return [text]
+    room = max(limit - 12, 1)  # leaves room for "（12/12）\n" and the note
+    pieces: list[str] = []
+    rest = text
+    while rest:
+        if len(rest) <= room:
+            pieces.append(rest)
+            break
+        cut = rest.rfind("\n", 0, room)
+        cut = cut + 1 if cut > room // 2 else room
+        pieces.append(rest[:cut])
+        rest = rest[cut:]
+    if len(pieces) > parts:
+        dropped = sum(map(len, pieces[parts - 1:]))
+        pieces = pieces[:parts - 1] + [f"……（以下 {dropped} 字过长，未发送）"]
+    return [f"（{i}/{len(pieces)}）\n{piece}" for i, piece in enumerate(pieces, 1)]
+
+
+class RateLimit:
+    """At most `rate` sends a second for the whole bot (bursts up to one second's worth); waiting
+    sends go in order of priority (0 first), then of arrival. `rate` 0: no limit."""
+
+    def __init__(self, rate: float):
+        self.rate = rate
+        self.capacity = max(1.0, rate)
+        self.tokens = self.capacity
+        self.stamp = time.monotonic()
+        self.waiting: list[tuple[int, int, asyncio.Future]] = []
+        self.order = itertools.count()
+        self.timer: asyncio.TimerHandle | None = None
+
+    def _refill(self) -> None:
+        now = time.monotonic()
+        self.tokens = min(self.capacity, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+
+    async def permit(self, priority: int) -> None:
+        if self.rate <= 0:
+            return
+        self._refill()
+        if not self.waiting and self.tokens >= 1:
+            self.tokens -= 1
+            return
+        future = asyncio.get_running_loop().create_future()
+        heapq.heappush(self.waiting, (priority, next(self.order), future))
+        self._release()
+        await future
+
+    def _release(self) -> None:
+        self.timer = None
+        self._refill()
+        while self.waiting and self.tokens >= 1:
+            _, _, future = heapq.heappop(self.waiting)
+            if not future.done():
+                self.tokens -= 1
+                future.set_result(None)
+        while self.waiting and self.waiting[0][2].done():  # given up by whoever waited
+            heapq.heappop(self.waiting)
+        if self.waiting and self.timer is None:
+            self.timer = asyncio.get_running_loop().call_later((1 - self.tokens) / self.rate, self._release)
+
+
+@dataclass(eq=False)
+class Entry:
+    """A stored action handed to a lane, until its first attempt is over (or it was sent)."""
+
+    row: OutboxRow
+    urgent: bool
+    attempted: asyncio.Future
+    in_doubt: bool = False  # an attempt's outcome is not known: look before sending it again
+    children: list[asyncio.Future] = field(default_factory=list)
+    strikes: int = 0  # failures counted towards giving up: at least `retry` seconds apart
+    struck: float = 0.0  # monotonic time of the last one counted
+
+
+class Lane:
+    def __init__(self) -> None:
+        self.entries: deque[Entry] = deque()
+        self.task: asyncio.Task | None = None
+        self.retry_at = 0.0  # monotonic: a failed action waits until then
+        self.wake = asyncio.Event()
+        self.next: asyncio.Future | None = None  # retry_now's: done once the lane is empty or failed again
+        self.busy = False  # its first action is being attempted
+
+
+class Marks:
+    """Outcomes of attempts, written together: one transaction for whatever came in meanwhile.
+
+    `unsettled` holds the rows sent or given up whose mark is not stored yet, so that a look at the
+    stored rows meanwhile does not take them for rows still to send."""
+
+    FIELDS = ("sent_at", "attempts", "last_error", "given_up_at")
+
+    def __init__(self) -> None:
+        self.pending: dict[int, OutboxRow] = {}
+        self.unsettled: set[int] = set()
+        self.task: asyncio.Task | None = None
+        self.failing = False  # the database refuses writes: the marks wait and are tried again
+
+    def add(self, row: OutboxRow) -> None:
+        self.pending[row.id] = row
+        if row.sent_at is not None or row.given_up_at is not None:
+            self.unsettled.add(row.id)
+        if self.task is None or self.task.done():
+            self.task = asyncio.create_task(self._write(), context=contextvars.Context())
+
+    async def _write(self) -> None:
+        await asyncio.sleep(0)  # let the other lanes' marks of this moment join
+        while self.pending:
+            rows, self.pending = list(self.pending.values()), {}
+            try:
+                async with in_transaction():
+                    await OutboxRow.bulk_update(rows, fields=self.FIELDS)
+            except Exception as exc:
+                # the database cannot be written (read-only, disk full): what was sent stays known
+                # here, so nothing is sent twice; the marks are tried again
+                if not self.failing:
+                    log.error("cannot store delivery marks: %s", exc)
+                self.failing = True
+                for row in rows:
+                    self.pending.setdefault(row.id, row)
+                await asyncio.sleep(5)
+                continue
+            self.failing = False
+            for row in rows:
+                if row.id not in self.pending:
+                    self.unsettled.discard(row.id)
+
+    async def drain(self) -> None:
+        """Wait until the marks so far are stored (unless the database refuses them)."""
+        while self.task is not None and not self.task.done() and not self.failing:
+            await asyncio.wait([self.task], timeout=1)
 
 
 class Outbox:
-    def __init__(self, now: Callable[[], datetime], sent: Sent | None = None):
+    def __init__(self, now: Callable[[], datetime], sent: Sent | None = None, *, rate: float = 0.0,
+                 timeout: float = 15.0, attempts: int = 5, retry: float = 30.0):
         self.now = now
         self.sent = sent  # told of each action once OneBot accepted it (a time limit may start then)
-        self.lock = asyncio.Lock()
+        self.given_up: GivenUp | None = None  # told of each action given up (the director is told)
+        self.confirm: Confirm | None = None  # whether an action in doubt reached its chat (None: unknown)
+        self.queued: Callable[[], list[OutboxRow]] = lambda: []  # what `sent` / `given_up` queued
+        self.timeout = timeout
+        self.attempts = attempts
+        self.retry = retry
+        self.limit = RateLimit(rate)
+        self.call: Call | None = None  # while OneBot is connected
+        self.connected = asyncio.Event()
+        self.lost: asyncio.Future | None = None  # done when the connection goes
+        self.lanes: dict[str, Lane] = {}
+        self.entries: dict[int, Entry] = {}  # every row handed over and not yet sent or given up
+        self.marks = Marks()
 
-    async def flush(self, call: Call) -> None:
-        async with self.lock:
-            blocked: set[str] = set()
-            last = 0
-            # what is queued meanwhile (by `sent`: the director's 时限开始) goes out in the same flush
-            while rows := await OutboxRow.filter(sent_at=None, id__gt=last).order_by("id"):
-                for row in rows:
-                    last = row.id
-                    target = target_of(row)
-                    if target in blocked:
-                        continue
-                    try:
-                        await call(row.action, dict(row.params))
-                    except Exception as exc:  # OneBot refused or the connection dropped: keep it for the retry
-                        row.attempts += 1
-                        row.last_error = f"{type(exc).__name__}: {exc}"[:500]
-                        await row.save()
-                        blocked.add(target)
-                        continue
-                    row.sent_at = self.now()
-                    await row.save()
-                    if self.sent:
-                        await self.sent(row)
+    # --- connection ------------------------------------------------------------------------------
+    def connect(self, call: Call) -> None:
+        self.call = call
+        self.lost = asyncio.get_running_loop().create_future()
+        self.connected.set()
+        self.retry_now()
+
+    def disconnect(self) -> None:
+        """OneBot went away: what is being sent is in doubt, and nobody waits for the rest."""
+        self.call = None
+        self.connected.clear()
+        if self.lost is not None and not self.lost.done():
+            self.lost.set_result(None)
+        for entry in self.entries.values():
+            if not entry.attempted.done():
+                entry.attempted.set_result(None)
+
+    # --- handing over ------------------------------------------------------------------------------
+    def send(self, rows: Iterable[OutboxRow], urgent: Callable[[OutboxRow], bool] = lambda row: False) -> asyncio.Future:
+        """Hand stored rows to their chats' lanes. The result is done once each was attempted, with
+        whatever its delivery queued in turn (the director's 时限开始), or at once while OneBot is
+        not connected."""
+        waits = []
+        for row in sorted(rows, key=lambda r: r.id):
+            entry = self.entries.get(row.id)
+            if entry is None:
+                if row.sent_at is not None or row.given_up_at is not None or row.id in self.marks.unsettled:
+                    continue
+                entry = self.entries[row.id] = Entry(row, urgent(row), asyncio.get_running_loop().create_future())
+                chat = chat_of(row.action, row.params)
+                lane = self.lanes.get(chat)
+                if lane is None:
+                    lane = self.lanes[chat] = Lane()
+                _in_order(lane, entry)
+                if lane.task is None or lane.task.done():
+                    # a context of its own: what a delivery queues belongs to no caller's handling
+                    lane.task = asyncio.create_task(self._drive(chat, lane), context=contextvars.Context())
+            if self.call is not None and not entry.attempted.done():
+                if self.lanes[chat_of(row.action, row.params)].retry_at:
+                    entry.attempted.set_result(None)  # behind a failure: waits for its retry
+                else:
+                    waits.append(entry.attempted)
+        return _all(waits)
+
+    async def flush(self, call: Call | None = None) -> None:
+        """Every stored action not yet sent, tried now (a failed one without waiting for its retry):
+        when OneBot connects (`call`: how to reach it) and every `retry` seconds. What is held here
+        but no longer waits in the database (settled meanwhile) is dropped first."""
+        newest = await OutboxRow.all().order_by("-id").first().values_list("id", flat=True) or 0
+        rows = await OutboxRow.filter(sent_at=None, given_up_at=None).order_by("id")
+        self._drop_settled({row.id for row in rows}, newest)
+        if call is not None and self.call is None:
+            self.connect(call)
+        done = self.send(rows)
+        again = self.retry_now()
+        await done
+        await again
+        await self.marks.drain()
+
+    def _drop_settled(self, waiting: set[int], newest: int) -> None:
+        for lane in self.lanes.values():
+            keep: deque[Entry] = deque()
+            for i, entry in enumerate(lane.entries):
+                row_id = entry.row.id
+                if row_id in waiting or row_id > newest or (i == 0 and lane.busy) or row_id in self.marks.pending:
+                    keep.append(entry)
+                else:
+                    self.entries.pop(row_id, None)
+                    if not entry.attempted.done():
+                        entry.attempted.set_result(None)
+            lane.entries = keep
+
+    async def load(self) -> None:
+        """At start-up: what waits to be sent takes its place in its chat's lane at once, before
+        anything queued from now on, and goes out once OneBot connects."""
+        self.send(await OutboxRow.filter(sent_at=None, given_up_at=None).order_by("id"))
+
+    def retry_now(self) -> asyncio.Future:
+        """Every chat waiting to retry a failed action tries it now; the result is done once each has
+        sent all it held or failed again (at once while OneBot is not connected). Only failures `retry` seconds apart count towards
+        giving one up, so retrying early never gives up sooner."""
+        waits = []
+        for lane in self.lanes.values():
+            if lane.retry_at:
+                lane.retry_at = 0.0
+                lane.wake.set()
+                if self.call is not None:
+                    if lane.next is None or lane.next.done():
+                        lane.next = asyncio.get_running_loop().create_future()
+                    waits.append(lane.next)
+        return _all(waits)
 
     async def waiting(self) -> int:
-        return await OutboxRow.filter(sent_at=None).count()
+        return await OutboxRow.filter(sent_at=None, given_up_at=None).count()
+
+    def forget(self) -> None:
+        """Drop everything held in memory (a clean slate for tests; the rows stay stored)."""
+        for lane in self.lanes.values():
+            if lane.task is not None:
+                lane.task.cancel()
+        self.lanes.clear()
+        self.entries.clear()
+        self.marks.unsettled.clear()
+
+    # --- the lanes --------------------------------------------------------------------------------
+    async def _drive(self, chat: str, lane: Lane) -> None:
+        while lane.entries:
+            wait = lane.retry_at - time.monotonic()
+            if wait > 0:
+                lane.wake.clear()
+                try:
+                    await asyncio.wait_for(lane.wake.wait(), wait)
+                except asyncio.TimeoutError:
+                    pass
+                continue
+            if self.call is None:
+                await self.connected.wait()
+                continue
+            entry = lane.entries[0]
+            lane.busy = True
+            try:
+                outcome = await self._attempt(entry)
+            except asyncio.CancelledError:
+                raise
+            except BaseException as exc:  # not a failure to send: whoever waits for it must see it
+                for done in (entry.attempted, lane.next):
+                    if done is not None and not done.done():
+                        done.set_exception(exc)
+                for waiting in lane.entries:
+                    self.entries.pop(waiting.row.id, None)
+                if self.lanes.get(chat) is lane:
+                    del self.lanes[chat]
+                raise
+            finally:
+                lane.busy = False
+            if outcome in ("sent", "given up"):
+                lane.entries.popleft()
+                self.entries.pop(entry.row.id, None)
+            elif outcome == "failed":
+                lane.retry_at = time.monotonic() + self.retry
+                for waiting in lane.entries:  # nobody waits for what now waits for the retry
+                    if not waiting.attempted.done():
+                        waiting.attempted.set_result(None)
+            for done in (entry.attempted, lane.next if outcome == "failed" else None):
+                if done is None or done.done():
+                    continue
+                if entry.children:
+                    _all(entry.children).add_done_callback(lambda _, done=done: done.done() or done.set_result(None))
+                else:
+                    done.set_result(None)
+        if lane.next is not None and not lane.next.done():
+            lane.next.set_result(None)
+        if self.lanes.get(chat) is lane:
+            del self.lanes[chat]
+
+    async def _attempt(self, entry: Entry) -> str:
+        row = entry.row
+        if (entry.in_doubt or row.last_error == TRYING) and await self._confirmed(row):
+            # tried before without an answer (or the bot stopped meanwhile), and it did arrive
+            return await self._delivered(entry)
+        await self.limit.permit(0 if entry.urgent else 1)
+        call, lost = self.call, self.lost
+        if call is None:
+            return "unreachable"
+        row.attempts += 1
+        row.last_error = TRYING
+        self.marks.add(row)
+        attempt = asyncio.ensure_future(call(row.action, dict(row.params)))
+        done, _ = await asyncio.wait([attempt, lost], timeout=self.timeout, return_when=asyncio.FIRST_COMPLETED)
+        if attempt not in done:
+            attempt.cancel()
+            entry.in_doubt = True  # no answer in time, or the connection dropped while waiting
+            why = "连接中断" if lost in done else f"{self.timeout:g} 秒内没有回应"
+            return await self._failed(entry, why, keep=TRYING)
+        try:
+            attempt.result()
+        except Unreachable:
+            row.attempts -= 1
+            row.last_error = ""
+            self.marks.add(row)
+            self.disconnect()
+            return "unreachable"
+        except Refused as exc:
+            entry.in_doubt = False
+            return await self._failed(entry, str(exc))
+        except Exception as exc:  # the connection failed under the call: it may have gone out
+            entry.in_doubt = True
+            return await self._failed(entry, f"{type(exc).__name__}: {exc}", keep=TRYING)
+        return await self._delivered(entry)
+
+    async def _confirmed(self, row: OutboxRow) -> bool:
+        if self.confirm is None or self.call is None:
+            return False
+        try:
+            return bool(await asyncio.wait_for(self.confirm(row), self.timeout))
+        except Exception:  # the implementation offers no history, or it failed: send again
+            return False
+
+    async def _delivered(self, entry: Entry) -> str:
+        row = entry.row
+        row.sent_at = self.now()
+        row.last_error = ""
+        entry.in_doubt = False
+        self.marks.add(row)
+        await self._after(self.sent, entry, "delivering")
+        return "sent"
+
+    async def _failed(self, entry: Entry, error: str, keep: str = "") -> str:
+        row = entry.row
+        row.last_error = keep or error[:500]
+        now = time.monotonic()
+        if not entry.strikes or now - entry.struck >= self.retry:
+            entry.strikes += 1
+            entry.struck = now
+        if entry.strikes < self.attempts:
+            self.marks.add(row)
+            return "failed"
+        row.given_up_at = self.now()
+        row.last_error = error[:500]
+        self.marks.add(row)
+        log.warning("outbox row %s given up after %s failures: %s", row.id, entry.strikes, error)
+        await self._after(self.given_up, entry, "giving up")
+        return "given up"
+
+    async def _after(self, hook: Sent | None, entry: Entry, what: str) -> None:
+        """Tell `hook` what became of an action; what it queued in turn goes out as part of it."""
+        if hook is None:
+            return
+        try:
+            await hook(entry.row)
+        except Exception:
+            log.exception("%s outbox row %s", what, entry.row.id)
+        more = self.queued()
+        if more:
+            entry.children.append(self.send(more))
+
+
+def _in_order(lane: Lane, entry: Entry) -> None:
+    """A chat's actions go in the order they were stored (one stored earlier may be handed over
+    later: what waited through a restart), never before the one being attempted."""
+    entries = lane.entries
+    at = len(entries)
+    while at > (1 if lane.busy else 0) and entries[at - 1].row.id > entry.row.id:
+        at -= 1
+    entries.insert(at, entry)
+
+
+def _all(futures: list[asyncio.Future]) -> asyncio.Future:
+    if not futures:
+        done = asyncio.get_running_loop().create_future()
+        done.set_result(None)
+        return done
+    return asyncio.gather(*futures)

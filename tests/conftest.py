@@ -29,6 +29,8 @@ def pytest_configure(config: pytest.Config) -> None:
         "banshabot_database_url": "sqlite://:memory:",
         # the outbox retry job must not fire on its own in the middle of a test: tests call flush()
         "banshabot_retry_seconds": 3600,
+        # the calls a test declares come at once, not spread out as QQ's limits want
+        "banshabot_send_rate": 0,
         "log_level": "WARNING",
     }
 
@@ -43,6 +45,31 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(marker, append=False)
 
 
+def _calls_in_order_per_chat() -> None:
+    """nonebug checks OneBot calls against the declared ones in one order. The bot sends to each
+    chat in order but to different chats side by side (service/outbox.py), so a call is matched
+    with the first call still declared for its chat: each chat's calls keep their order exactly."""
+    from nonebug.mixin.call_api import ApiContext
+    from nonebug.mixin.call_api.model import Api
+
+    from service.outbox import chat_of
+
+    original = ApiContext.got_call_api
+
+    def got_call_api(self, adapter, api, **data):
+        waiting = self.wait_list.queue
+        chat = chat_of(api, data)
+        for i, model in enumerate(waiting):
+            if isinstance(model, Api) and chat_of(model.name, model.data) == chat:
+                if i:
+                    del waiting[i]
+                    waiting.appendleft(model)
+                break
+        return original(self, adapter, api, **data)
+
+    ApiContext.got_call_api = got_call_api
+
+
 @pytest.fixture(scope="session", autouse=True)
 async def after_nonebot_init(after_nonebot_init: None) -> None:
     """Before nonebug starts NoneBot's lifespan: the adapter and the plugin, so its start-up runs."""
@@ -51,6 +78,7 @@ async def after_nonebot_init(after_nonebot_init: None) -> None:
     driver = nonebot.get_driver()
     driver.register_adapter(Adapter)
     nonebot.load_plugin("plugins.banshabot")
+    _calls_in_order_per_chat()
 
 
 STARTUP = {}
@@ -93,6 +121,7 @@ async def _empty_tables() -> None:
     from service.models import (
         CommandRow,
         DeadlineRow,
+        GameDirectorRow,
         GameRow,
         OutboxRow,
         PoolGroupRow,
@@ -101,7 +130,7 @@ async def _empty_tables() -> None:
         TeamRow,
     )
 
-    for model in (OutboxRow, DeadlineRow, CommandRow, TeamRow, PoolGroupRow, SeatRow, SeenMessage, GameRow):
+    for model in (OutboxRow, DeadlineRow, CommandRow, TeamRow, PoolGroupRow, SeatRow, SeenMessage, GameDirectorRow, GameRow):
         await model.all().delete()
     # game numbers (#1) start again at 1 in every test
     conn = GameRow._meta.db
@@ -133,7 +162,7 @@ async def clean(banshabot, monkeypatch):
     The bot test modules use it for every test (`pytestmark`); it yields the recording scheduler."""
     service = banshabot.service
     await _empty_tables()
-    service.tables.clear()
+    service.forget()
     scheduler = RecordingScheduler()
     monkeypatch.setattr(service, "scheduler", scheduler)
     monkeypatch.setattr(service, "now", lambda: NOW)
@@ -152,6 +181,6 @@ async def clean(banshabot, monkeypatch):
     monkeypatch.setattr(banshabot, "flush", watched_flush)
     CONNECT_FLUSHES.errors.clear()
     yield scheduler
-    service.tables.clear()
+    service.forget()
     errors, CONNECT_FLUSHES.errors[:] = list(CONNECT_FLUSHES.errors), []
     assert not errors, f"the outbox flush run when the bot connected failed: {errors!r}"

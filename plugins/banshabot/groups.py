@@ -5,13 +5,18 @@ from nonebot import on_message
 from nonebot.adapters.onebot.v11 import Bot, GroupMessageEvent
 
 from service import player as playing
+from service.handling import event_key
 
-from .runtime import service
+from .runtime import answer_failure, service
 
 group_chat = on_message(rule=lambda event: isinstance(event, GroupMessageEvent), priority=10, block=True)
 
 
 @group_chat.handle()
 async def _(bot: Bot, event: GroupMessageEvent) -> None:
-    key = f"{bot.self_id}:{event.message_id}"
-    await playing.in_group(service, str(event.group_id), event.get_user_id(), event.get_plaintext(), key)
+    group = str(event.group_id)
+    key = event_key(bot.self_id, "group", group, event.message_id)
+    if not await service.handling(key, origin=("group", group), sent=event.time):
+        return
+    async with answer_failure(bot, ("group", group)):
+        await playing.in_group(service, group, event.get_user_id(), event.get_plaintext(), key)

@@ -6,8 +6,9 @@ from nonebot.adapters.onebot.v11 import Bot, PrivateMessageEvent
 
 from service import director as directing
 from service import player as playing
+from service.handling import event_key
 
-from .runtime import VERSION, service
+from .runtime import VERSION, answer_failure, service
 
 private_chat = on_message(rule=lambda event: isinstance(event, PrivateMessageEvent), priority=10, block=True)
 
@@ -15,20 +16,20 @@ private_chat = on_message(rule=lambda event: isinstance(event, PrivateMessageEve
 @private_chat.handle()
 async def _(bot: Bot, event: PrivateMessageEvent) -> None:
     qq, text = event.get_user_id(), event.get_plaintext()
-    key = f"{bot.self_id}:{event.message_id}"
-    if await service.already_seen(key):  # OneBot delivered the same message again
-        return
-    if await directing.is_director(service, qq):
-        if text.strip() == "版本":
-            reply = f"banshabot {VERSION}"
-        else:
-            async def friends() -> set[str]:
-                return {str(f["user_id"]) for f in await bot.get_friend_list()}
+    key = event_key(bot.self_id, "private", qq, event.message_id)
+    if not await service.handling(key, origin=("private", qq), sent=event.time):
+        return  # OneBot delivered the same message again (or is delivering it right now)
+    async with answer_failure(bot, ("private", qq)):
+        if await directing.is_director(service, qq):
+            if text.strip() == "版本":
+                reply = f"banshabot {VERSION}"
+            else:
+                async def friends() -> set[str]:
+                    return {str(f["user_id"]) for f in await bot.get_friend_list()}
 
-            reply = await directing.handle(service, qq, text, friends)
-        if reply is not None:
-            if not await service.seen_before(key):
+                reply = await directing.handle(service, qq, text, friends)
+            if reply is not None:
                 await service.queue(("private", qq), reply)
                 await service.delivered()
-            return
-    await playing.private(service, qq, text, key)
+                return
+        await playing.private(service, qq, text, key)

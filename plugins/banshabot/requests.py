@@ -5,6 +5,7 @@ from nonebot import on_notice, on_request
 from nonebot.adapters.onebot.v11 import Bot, FriendRequestEvent, GroupIncreaseNoticeEvent, GroupRequestEvent
 
 from service import groups
+from service.handling import event_key
 
 from .runtime import service
 
@@ -14,6 +15,8 @@ joins = on_notice(rule=lambda event: isinstance(event, GroupIncreaseNoticeEvent)
 
 @requests.handle()
 async def _(bot: Bot, event: FriendRequestEvent | GroupRequestEvent) -> None:
+    if not await service.handling(event_key(bot.self_id, "request", event.request_type, event.flag), sent=event.time):
+        return
     if isinstance(event, FriendRequestEvent):
         # players must be the bot's friends to be reached privately
         await service.act("set_friend_add_request", {"flag": event.flag, "approve": True})
@@ -31,6 +34,9 @@ async def _(bot: Bot, event: FriendRequestEvent | GroupRequestEvent) -> None:
 @joins.handle()
 async def _(bot: Bot, event: GroupIncreaseNoticeEvent) -> None:
     group, qq = str(event.group_id), event.get_user_id()
+    key = event_key(bot.self_id, "joined", group, f"{qq}:{event.time}")
+    if not await service.handling(key, sent=event.time):
+        return
     if qq == bot.self_id or not await groups.owner_of(group) or await groups.may_join(group, qq):
         return
     await service.act("set_group_kick", {"group_id": event.group_id, "user_id": event.user_id, "reject_add_request": False})

@@ -1,21 +1,25 @@
 """Wiring: the database, the game service, delivery and time limits start and stop with NoneBot."""
 from __future__ import annotations
 
+import asyncio
 import contextvars
+from contextlib import asynccontextmanager
 from datetime import datetime, timezone
 from importlib.metadata import PackageNotFoundError, version
 
 from nonebot import get_bots, get_driver, get_plugin_config, logger, require
-from nonebot.adapters.onebot.v11 import Bot, Message, MessageSegment
+from nonebot.adapters.onebot.v11 import ActionFailed, Bot, Message, MessageSegment
 
 require("nonebot_plugin_apscheduler")
 from apscheduler.jobstores.base import JobLookupError  # noqa: E402
 from nonebot_plugin_apscheduler import scheduler  # noqa: E402
 
+from service import handling  # noqa: E402
 from service.config import Config  # noqa: E402
-from service.db import close_database, open_database  # noqa: E402
-from service.games import Scheduler, Service  # noqa: E402
-from service.outbox import Outbox  # noqa: E402
+from service.db import close_database, open_database, quick_check  # noqa: E402
+from service.games import CannotSave, GameBroken, Repeated, Scheduler, Service  # noqa: E402
+from service.history import History  # noqa: E402
+from service.outbox import Refused, Unreachable  # noqa: E402
 
 config = get_plugin_config(Config)
 driver = get_driver()
@@ -61,8 +65,7 @@ class AsyncScheduler(Scheduler):
 
 
 service = Service(config, AsyncScheduler(), now, superusers=set(driver.config.superusers))
-# the service's clock: a time limit counted from a message's delivery starts at its sent_at
-outbox = Outbox(lambda: service.now(), sent=service.message_sent)
+outbox = service.outbox
 
 
 def onebot() -> Bot | None:
@@ -72,18 +75,65 @@ def onebot() -> Bot | None:
 async def perform(action: str, params: dict) -> None:
     bot = onebot()
     if bot is None:
-        raise ConnectionError("no OneBot connection")
+        raise Unreachable("no OneBot connection")
     if "text" in params:  # a message: always one plain text segment, never parsed as CQ code
         params["message"] = Message(MessageSegment.text(params.pop("text")))
-    await bot.call_api(action, **params)
+    try:
+        await bot.call_api(action, **params)
+    except ActionFailed as exc:
+        raise Refused(f"{type(exc).__name__}: {exc}") from exc
+
+
+@asynccontextmanager
+async def answer_failure(bot: Bot, origin: tuple[str, str]):
+    """Around a handling: an event found handled already (before a restart) is dropped; a message for
+    a game whose log no longer replays is answered with why; when the database refuses to store
+    anything, the sender is told so at once, past the outbox (which cannot store it either), and
+    nothing is sent again later."""
+    try:
+        yield
+    except Repeated:
+        return
+    except GameBroken as exc:  # its directors were told when it was found; the sender is told now
+        await service.queue(origin, str(exc))
+        await service.delivered()
+    except CannotSave as exc:
+        logger.error(f"cannot store anything: {exc.__cause__!r}")
+        kind, target = origin
+        key = "user_id" if kind == "private" else "group_id"
+        try:
+            await bot.call_api(f"send_{kind}_msg", **{key: int(target), "message": Message(MessageSegment.text(str(exc)))})
+        except Exception as failure:
+            logger.error(f"could not tell {origin} either: {failure!r}")
+
+
+async def look_up(action: str, params: dict):
+    bot = onebot()
+    if bot is None:
+        raise Unreachable("no OneBot connection")
+    return await bot.call_api(action, **params)
+
+
+outbox.confirm = History(look_up, lambda: getattr(onebot(), "self_id", None)).delivered
 
 
 async def flush() -> None:
+    """Everything stored and not yet sent, tried now (at connect and every retry interval)."""
     if onebot() is not None:
         await outbox.flush(perform)
 
 
-service.after_commit.append(flush)
+async def forget_old_events() -> None:
+    await handling.expire(service.now())
+
+
+async def check_database() -> None:
+    """SQLite's page check, beside the bot's work: damage is told to the configured directors."""
+    problem = await asyncio.to_thread(quick_check, config.banshabot_database_url)
+    if problem:
+        logger.error(f"database check (PRAGMA quick_check) found damage: {problem}")
+        await service.tell_superusers(f"【故障】数据库检查（PRAGMA quick_check）发现损坏：{problem}。"
+                                      "请尽快停机并从备份恢复；无法从记录恢复的游戏会单独通知其导演。")
 
 
 @driver.on_startup
@@ -91,16 +141,25 @@ async def _open() -> None:
     global _startup
     await open_database(config.banshabot_database_url)
     _startup = contextvars.copy_context()
-    await service.restore_deadlines()
+    await service.open()
+    asyncio.get_running_loop().create_task(check_database())
     scheduler.add_job(flush, "interval", seconds=config.banshabot_retry_seconds, id="outbox-retry", replace_existing=True)
+    scheduler.add_job(forget_old_events, "interval", hours=1, id="forget-events", replace_existing=True)
     logger.info(f"banshabot {VERSION}: database {config.banshabot_database_url}")
 
 
 @driver.on_shutdown
 async def _close() -> None:
+    await outbox.marks.drain()
     await close_database()
 
 
 @driver.on_bot_connect
 async def _connected(bot: Bot) -> None:
     await flush()
+
+
+@driver.on_bot_disconnect
+async def _disconnected(bot: Bot) -> None:
+    if onebot() is None:
+        outbox.disconnect()

@@ -1,0 +1,103 @@
+"""Each OneBot event is handled once, and what one handling queued goes out together.
+
+OneBot may deliver an event twice: after a reconnect, or many times at once. An event is known by
+its bot, its kind, its chat and its id (two chats' message ids say nothing about each other). The
+first handler to claim the key handles it; a repeat arriving meanwhile or later finds the claim in
+memory. The key is also stored (`SeenMessage`) in the transaction of the first change the handling
+makes, so a repeat after a restart finds it there; stored keys are forgotten after `KEEP_DAYS`, and
+claims in memory after `KEEP_SECONDS`, by which time any repeat has long come.
+
+A handling is a `Unit` in the task's context: the key it must store, the chat it answers (whose
+messages go before broadcasts) and the outbox rows it queued, handed to the outbox once stored.
+"""
+from __future__ import annotations
+
+import hashlib
+import time
+from collections import OrderedDict
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from .models import OutboxRow, SeenMessage
+
+KEEP_SECONDS = 3600.0
+KEEP_DAYS = 3
+KEY_LENGTH = 64  # SeenMessage.key
+
+Address = tuple[str, str]  # ("private", qq) | ("group", group id)
+
+
+@dataclass
+class Unit:
+    """One handling of an event, or one job (a time limit, a delivery's consequences)."""
+
+    key: str | None = None  # the event's key, stored with the handling's first change
+    origin: Address | None = None  # the chat the event came from: its answers go first
+    rows: list[OutboxRow] = field(default_factory=list)  # queued and stored, not yet handed over
+    # queued inside a transaction this service did not open: handed over once seen stored
+    unsure: list[OutboxRow] = field(default_factory=list)
+
+    def store_key(self) -> str | None:
+        """The key to store with the change being made now (once)."""
+        key, self.key = self.key, None
+        return key
+
+
+_unit: ContextVar[Unit | None] = ContextVar("banshabot_unit", default=None)
+
+
+def current() -> Unit:
+    unit = _unit.get()
+    if unit is None:
+        unit = Unit()
+        _unit.set(unit)
+    return unit
+
+
+def begin(key: str | None, origin: Address | None) -> Unit:
+    unit = Unit(key=key, origin=origin)
+    _unit.set(unit)
+    return unit
+
+
+def event_key(self_id: str, kind: str, chat: str, ident: object) -> str:
+    key = f"{self_id}:{kind}:{chat}:{ident}"
+    if len(key) > KEY_LENGTH:  # a long request flag: its digest stands for it
+        key = f"{self_id}:{kind}:" + hashlib.sha1(key.encode()).hexdigest()
+    return key[:KEY_LENGTH]
+
+
+class Seen:
+    """The events claimed by this process, each remembered for `KEEP_SECONDS`."""
+
+    def __init__(self) -> None:
+        self.started = time.time()
+        self.claims: OrderedDict[str, float] = OrderedDict()
+
+    def claim(self, key: str) -> bool:
+        """Whether `key` was not claimed yet in this process (claiming it)."""
+        now = time.monotonic()
+        while self.claims and next(iter(self.claims.values())) < now - KEEP_SECONDS:
+            self.claims.popitem(last=False)
+        if key in self.claims:
+            return False
+        self.claims[key] = now
+        return True
+
+    async def fresh(self, key: str, sent: float | None) -> bool:
+        """Whether the event `key` (sent at `sent`, OneBot's time) is handled for the first time.
+        Only an event from before this process started can have been handled by an earlier one."""
+        if not self.claim(key):
+            return False
+        if sent is None or sent < self.started + 60:
+            return not await SeenMessage.exists(key=key)
+        return True
+
+    def forget(self) -> None:
+        self.claims.clear()
+
+
+async def expire(now: datetime) -> int:
+    """Forget stored keys older than `KEEP_DAYS` (an index on `at` finds them)."""
+    return await SeenMessage.filter(at__lt=now - timedelta(days=KEEP_DAYS)).delete()
