@@ -10,7 +10,11 @@ Everything the bot does is recorded and checked:
   use only that action's parameter names; anything else is recorded in `violations`;
 - every message the bot sends must be a list of segments, all of type "text" (so no player's text
   can ever be read as CQ code); its text is recorded per target in `inbox`;
-- `fail_when` makes chosen calls fail (status "failed") to exercise the bot's outbox retry.
+- `fail_when` makes chosen calls fail (status "failed") to exercise the bot's outbox retry;
+  `hang` leaves chosen calls unanswered (nothing done), `drop_after` performs a call and then drops
+  the connection before answering (the answer is lost);
+- with `history`, `get_friend_msg_history` / `get_group_msg_history` answer as NapCat does (the
+  chat's recent messages, the bot's own among them); without it they fail as where they are missing.
 
 The simulator keeps its state (friends, groups, inboxes, message ids) across reconnects, so a test
 can kill the bot, start it again and connect the same simulator.
@@ -75,7 +79,8 @@ class Delivered:
 
 class OneBotSim:
     def __init__(self, self_id: int, token: str, *, friends: set[int] = (), groups: dict[int, Group] | None = None,
-                 nicknames: dict[int, str] | None = None, spec: Path = SPEC):
+                 nicknames: dict[int, str] | None = None, spec: Path = SPEC, history: bool = False,
+                 send_delay: float = 0.0):
         self.self_id = self_id
         self.token = token
         self.friends: set[int] = set(friends)
@@ -89,6 +94,12 @@ class OneBotSim:
         self.violations: list[str] = []
         self.answered_requests: dict[str, dict] = {}  # flag -> the set_*_add_request params
         self.fail_when: CallFilter | None = None  # calls matching it are answered "failed"
+        self.hang_when: CallFilter | None = None  # calls matching it are never answered (nor done)
+        self.drop_when: CallFilter | None = None  # calls matching it are done, then the connection drops
+        self.history = history  # whether the message history extensions are there
+        self.send_delay = send_delay  # seconds each send takes before it is answered (a slow QQ)
+        self.hung: list[Call] = []
+        self.sent_ids: dict[int, tuple[Target, str, float]] = {}  # message id -> (chat, text, time)
 
         self._ids = itertools.count(1001)
         self._msg_ids = itertools.count(50001)
@@ -132,15 +143,33 @@ class OneBotSim:
         try:
             async for raw in ws:
                 frame = json.loads(raw)
-                if "action" in frame:
-                    await ws.send(json.dumps(self._answer(frame, connection), ensure_ascii=False))
-                else:
+                if "action" not in frame:
                     self.violations.append(f"a frame that is no API call: {frame!r}")
+                    continue
+                action, params = frame.get("action"), frame.get("params") or {}
+                if self.hang_when and self.hang_when(action, params):
+                    self.hung.append(Call(action, params, time.monotonic(), False, connection))
+                    continue
+                if self.drop_when and self.drop_when(action, params):
+                    self._answer(frame, connection)  # done, and the answer never leaves
+                    await ws.close()
+                    break
+                if self.send_delay and action.startswith("send_"):
+                    asyncio.get_running_loop().create_task(self._answer_later(ws, frame, connection))
+                    continue
+                await ws.send(json.dumps(self._answer(frame, connection), ensure_ascii=False))
         except ConnectionClosed:
             pass
         finally:
             async with self._changed:
                 self._changed.notify_all()
+
+    async def _answer_later(self, ws: ClientConnection, frame: dict, connection: int) -> None:
+        await asyncio.sleep(self.send_delay)
+        try:
+            await ws.send(json.dumps(self._answer(frame, connection), ensure_ascii=False))
+        except ConnectionClosed:
+            pass
 
     # --- events the simulator pushes --------------------------------------------------------------
     def _base(self) -> dict:
@@ -225,6 +254,8 @@ class OneBotSim:
         action, params, echo = frame.get("action"), frame.get("params") or {}, frame.get("echo")
         self._check(action, params)
         failed = bool(self.fail_when and self.fail_when(action, params))
+        if action in ("get_friend_msg_history", "get_group_msg_history") and not self.history:
+            failed = True  # as an implementation without the extension answers
         self.calls.append(Call(action, params, time.monotonic(), not failed, connection))
         if failed:
             result = {"status": "failed", "retcode": 1200, "data": None, "message": "simulated failure", "wording": "模拟发送失败", "echo": echo}
@@ -244,7 +275,19 @@ class OneBotSim:
             text = "".join(s.get("data", {}).get("text", "") for s in params.get("message") or [] if isinstance(s, dict))
             self.delivered.append(Delivered(target, text, time.monotonic(), time.time(), connection))
             self.inbox.setdefault(target, []).append(text)
-            return {"message_id": next(self._msg_ids)}
+            message_id = next(self._msg_ids)
+            self.sent_ids[message_id] = (target, text, time.time())
+            return {"message_id": message_id}
+        if action in ("get_friend_msg_history", "get_group_msg_history"):
+            private = action == "get_friend_msg_history"
+            target = ("private", int(params["user_id"])) if private else ("group", int(params["group_id"]))
+            mine = [(i, t, at) for i, (chat, t, at) in self.sent_ids.items() if chat == target][-int(params.get("count", 20)):]
+            return {"messages": [{
+                "message_id": i, "message_seq": i, "real_id": i, "time": int(at),
+                "message_type": "private" if private else "group", "user_id": self.self_id,
+                "sender": {"user_id": self.self_id, "nickname": "banshabot"},
+                "message": [{"type": "text", "data": {"text": t}}], "raw_message": cq_escape(t),
+            } for i, t, at in mine]}
         if action == "get_friend_list":
             return [{"user_id": qq, "nickname": self.nicknames.get(qq, str(qq)), "remark": ""} for qq in sorted(self.friends)]
         if action == "get_login_info":
@@ -276,16 +319,27 @@ class OneBotSim:
     def fail(self, predicate: CallFilter, times: int = 1) -> list[Call]:
         """Answer "failed" to the next `times` calls matching `predicate`; returns the list those
         failed calls are added to."""
-        failed: list[Call] = []
+        return self._some(predicate, times, "fail_when")
+
+    def hang(self, predicate: CallFilter, times: int = 1) -> list[Call]:
+        """Leave the next `times` calls matching `predicate` unanswered (and undone)."""
+        return self._some(predicate, times, "hang_when")
+
+    def drop(self, predicate: CallFilter, times: int = 1) -> list[Call]:
+        """Do the next `times` calls matching `predicate`, then drop the connection before answering."""
+        return self._some(predicate, times, "drop_when")
+
+    def _some(self, predicate: CallFilter, times: int, attribute: str) -> list[Call]:
+        picked: list[Call] = []
 
         def once(action: str, params: dict) -> bool:
-            if len(failed) < times and predicate(action, params):
-                failed.append(Call(action, params, time.monotonic(), False, self.connection))
+            if len(picked) < times and predicate(action, params):
+                picked.append(Call(action, params, time.monotonic(), False, self.connection))
                 return True
             return False
 
-        self.fail_when = once
-        return failed
+        setattr(self, attribute, once)
+        return picked
 
     # --- what the tests look at --------------------------------------------------------------------
     def messages(self, target: Target) -> list[str]:

@@ -59,7 +59,7 @@ def _free_port() -> int:
 class BotProcess:
     """`python bot.py` from the project root, on a free port, with its database under tmp_path."""
 
-    def __init__(self, tmp_path: Path, minute_seconds: float, remind_before: list[int]):
+    def __init__(self, tmp_path: Path, minute_seconds: float, remind_before: list[int], env: dict[str, str] = {}):
         self.tmp = tmp_path
         self.db = tmp_path / "game.sqlite3"
         self.env = {
@@ -74,6 +74,7 @@ class BotProcess:
             "BANSHABOT_SEND_RATE": "0",  # QQ's pace is not what these tests are about
             "LOG_LEVEL": "INFO",
             "PYTHONDONTWRITEBYTECODE": "1",
+            **env,
         }
         self.proc: subprocess.Popen | None = None
         self.logs: list[Path] = []
@@ -113,8 +114,8 @@ class BotProcess:
 def bots(tmp_path):
     started: list[BotProcess] = []
 
-    def make(minute_seconds: float, remind_before: list[int] = [10]) -> BotProcess:
-        bot = BotProcess(tmp_path, minute_seconds, remind_before)
+    def make(minute_seconds: float, remind_before: list[int] = [10], env: dict[str, str] = {}) -> BotProcess:
+        bot = BotProcess(tmp_path, minute_seconds, remind_before, env)
         started.append(bot)
         return bot
 
@@ -157,11 +158,11 @@ def _target(action: str, params: dict) -> tuple[str, int] | str:
 def outbox(db: Path) -> list[dict]:
     """Every queued OneBot action: id, action, target, what it says or does, whether it was sent."""
     out = []
-    for row in _rows(db, "SELECT id, action, params, sent_at FROM outbox ORDER BY id"):
+    for row in _rows(db, "SELECT id, action, params, sent_at, given_up_at FROM outbox ORDER BY id"):
         params = json.loads(row["params"])
         body = params.get("text") if "text" in params else json.dumps(params, sort_keys=True, ensure_ascii=False)
         out.append({"id": row["id"], "action": row["action"], "target": _target(row["action"], params), "body": body,
-                    "sent": row["sent_at"] is not None})
+                    "sent": row["sent_at"] is not None, "given_up": row["given_up_at"] is not None})
     return out
 
 
@@ -187,12 +188,14 @@ def per_target(items) -> dict:
     return grouped
 
 
-def assert_outbox_delivered_exactly_once(db: Path, sim: OneBotSim) -> None:
-    """Every action the bot queued was performed once, in queue order per target, and nothing else."""
+def assert_outbox_delivered_exactly_once(db: Path, sim: OneBotSim, given_up: int = 0) -> None:
+    """Every action the bot queued was performed once, in queue order per target, and nothing else
+    (but the `given_up` ones, never performed)."""
     rows = outbox(db)
-    unsent = [r for r in rows if not r["sent"]]
+    unsent = [r for r in rows if not r["sent"] and not r["given_up"]]
     assert not unsent, f"queued but never delivered: {unsent}"
-    assert per_target(delivered_calls(sim)) == per_target(rows)
+    assert sum(r["given_up"] for r in rows) == given_up
+    assert per_target(delivered_calls(sim)) == per_target(r for r in rows if not r["given_up"])
 
 
 def deadline(db: Path, key: str) -> dict:
@@ -750,7 +753,71 @@ async def test_the_bot_survives_sigkill_in_the_middle_of_a_night(bots):
         await sim.close()
 
 
-# --- (c) in process: what a time limit's job runs on ------------------------------------------------------
+# --- (c) one chat's trouble with OneBot is its own ----------------------------------------------------------
+@pytest.mark.slow
+async def test_a_chats_trouble_with_onebot_holds_no_other_chat_and_nothing_goes_twice(bots):
+    """A send OneBot never answers holds only its chat: others are answered meanwhile, and once its
+    time is up the chat's history (NapCat's extension) shows it never arrived, so it goes again,
+    once. A send whose answer is lost with the connection is found in the history after the
+    reconnect and not sent again. A message OneBot keeps refusing is given up, the director is told
+    what it said, and what came after it in that chat goes out."""
+    gid = 810000004
+    bot = bots(minute_seconds=2.0, env={"BANSHABOT_SEND_TIMEOUT": "2", "BANSHABOT_SEND_ATTEMPTS": "2",
+                                        "BANSHABOT_RETRY_SECONDS": "1"})
+    sim = OneBotSim(SELF_ID, TOKEN, friends=set(QQ.values()), groups={gid: Group("粽子四号群")}, history=True)
+    t = Table(sim, gid)
+    bot.start()
+    async with asyncio.timeout(120):
+        await connect(sim, bot)
+        await t.setup("送达测试", "粽子四号群")
+        await t.pack_joins()
+        await t.say("丑", "认亲 甲", "认亲")
+        await t.director("关门")
+        await sim.wait_for(("group", gid), "第1夜")
+
+        # a send that is never answered
+        hung = sim.hang(lambda a, p: p.get("user_id") == QQ["丙"] and "预言结果" in str(p.get("message")))
+        mark = sim.mark()
+        await sim.private(QQ["丙"], "查 12")
+        await sim.wait_until(lambda: hung, WAIT, "the seer's result sent and left unanswered")
+        asked = time.monotonic()
+        await t.say("庚", "诽谤 4", "已收到")
+        assert time.monotonic() - asked < 1.5, "another chat waited behind the unanswered send"
+        await t.director_told("7号 庚：诽谤 4", since=mark)
+        result = await t.told("丙", "预言结果", since=mark)
+        assert "12号 丑" in result
+        assert sum("预言结果" in m for m in sim.messages(pm("丙"))) == 1
+
+        # a send whose answer is lost with the connection
+        dropped = sim.drop(lambda a, p: p.get("user_id") == QQ["癸"] and a == "send_private_msg")
+        mark = sim.mark()
+        await sim.private(QQ["癸"], "最后的守护 6")
+        await sim.wait_until(lambda: dropped and not sim.connected, WAIT, "the connection lost under the receipt")
+        await connect(sim, bot)
+        await t.director_told("10号 癸：最后的守护", since=mark)
+        await sim.quiet(1.5)
+        assert sum("已收到：最后的守护 6号 己" in m for m in sim.messages(pm("癸"))) == 1
+
+        # a message OneBot keeps refusing
+        sim.fail_when = lambda a, p: p.get("user_id") == QQ["戊"] and "通灵：" in str(p.get("message"))
+        mark = sim.mark()
+        await t.in_group("丁", "刀 13", "指杀")
+        note = await t.director_told("未能送达", since=mark)
+        assert "通灵：" in note and "寅" in note and str(QQ["戊"]) in note, note
+        decide = await t.told("戊", "请在30分钟内决定", since=mark)
+        assert not any(m.startswith("通灵：") for m in sim.messages(pm("戊"))), decide
+        refused = [c for c in sim.calls if not c.ok and c.params.get("user_id") == QQ["戊"]]
+        assert len(refused) >= 2 and refused[-1].at - refused[0].at >= 1.0  # refusals a retry apart
+        sim.fail_when = None
+        await t.say("戊", "放弃", "已收到：放弃")
+
+        await sim.quiet(1.0)
+        assert_outbox_delivered_exactly_once(bot.db, sim, given_up=1)
+        assert sim.violations == []
+        await sim.close()
+
+
+# --- (d) in process: what a time limit's job runs on ------------------------------------------------------
 async def test_a_limit_scheduled_in_a_transaction_runs_on_the_connection_itself(banshabot):
     """Time limits are scheduled inside the transaction that stores their command. Their job must
     run on the database connection, not on that finished transaction: its statements would pass the
