@@ -275,7 +275,8 @@ class Service:
         shown = " ".join(f"{k}={v}" for k, v in cmd.payload.items())
         why = f"#{row.id} 的游戏记录无法恢复：第 {cmd.seq + 1} 条指令（{shown}，{clock(cmd.at)}，来自 {cmd.source}）不能再执行：{error}"
         log.error(why)
-        self.broken[row.id] = f"{why}。本局暂停，已通知导演；其他游戏不受影响。"
+        # the players hear only that it stopped: the command may be a secret night action
+        self.broken[row.id] = f"本局游戏（#{row.id}）的记录无法恢复，已暂停并通知导演处理；请等导演通知后再发送。"
         self.live.pop(row.id, None)
         async with self.transaction():
             for qq in row.directors:

@@ -156,6 +156,7 @@ class Marks:
     stored rows meanwhile does not take them for rows still to send."""
 
     FIELDS = ("sent_at", "attempts", "last_error", "given_up_at")
+    PAUSE = 5.0  # seconds between tries while the database refuses them
 
     def __init__(self) -> None:
         self.pending: dict[int, OutboxRow] = {}
@@ -185,7 +186,7 @@ class Marks:
                 self.failing = True
                 for row in rows:
                     self.pending.setdefault(row.id, row)
-                await asyncio.sleep(5)
+                await asyncio.sleep(self.PAUSE)
                 continue
             self.failing = False
             for row in rows:

@@ -199,3 +199,28 @@ async def test_feedback_delivered_at_once_starts_its_limit_at_once(app: App, ban
     assert (row.due_at, row.waits_for_id, row.done) == (NOW + timedelta(minutes=30), None, False)
     assert scheduler.jobs[f"deadline:{row.id}"][0] == NOW + timedelta(minutes=30)
     assert scheduler.jobs[f"remind:{row.id}:10"][0] == NOW + timedelta(minutes=20)
+
+
+async def test_a_reminder_due_while_the_bot_was_down_is_sent_late_if_the_limit_is_ahead(app: App, banshabot, clean, monkeypatch):
+    """关门 at 20:00: the night limits end at 21:00, reminded at 20:50. The bot is down from 20:40 to
+    20:55: at start-up the reminder goes out at once, saying how long is really left; a limit whose
+    end also passed meanwhile is not reminded of, it passes."""
+    service = banshabot.service
+    t = await running_game(service)
+    await night_one(service, t)
+    restarted = restart(service, monkeypatch)
+    monkeypatch.setattr(service, "now", lambda: NOW + timedelta(minutes=55))
+    await service.restore_deadlines()
+    crow = await DeadlineRow.get(key="night1:诽谤:草莓")
+    when, _ = restarted.jobs[f"remind:{crow.id}:10"]
+    assert when == NOW + timedelta(minutes=55)
+    async with app.test_api() as ctx:
+        await connect(ctx)
+        says(ctx, QQ["草莓"], "提醒：<诽谤>还有5分钟截止（12-01 21:00）。")
+        await restarted.run(f"remind:{crow.id}:10")
+    await crow.refresh_from_db()
+    assert crow.reminded == [10]
+    restart(service, monkeypatch)
+    monkeypatch.setattr(service, "now", lambda: NOW + timedelta(minutes=61))
+    await service.restore_deadlines()
+    assert not [job for job in service.scheduler.jobs if job.startswith("remind:")]
