@@ -20,7 +20,7 @@ from datetime import datetime, timedelta
 from typing import Awaitable, Callable
 
 from tortoise.backends.base.client import TransactionalDBClient
-from tortoise.exceptions import BaseORMException, IntegrityError, OperationalError
+from tortoise.exceptions import BaseORMException, IntegrityError
 from tortoise.signals import post_save
 from tortoise.transactions import _get_connection, in_transaction
 
@@ -134,8 +134,9 @@ class _Transaction:
             raise _unsaved(failure) from failure
         if kind is not None:
             self._lost()
-            if isinstance(exc, (OperationalError, BaseORMException)) and not isinstance(exc, IntegrityError):
-                raise _unsaved(exc) from exc
+            unsaved = _unsaved(exc)
+            if unsaved is not exc:
+                raise unsaved from exc
             return False
         if self.outer is not None:
             self.outer.extend(self.rows)  # stored once the outer transaction is
@@ -164,11 +165,15 @@ def _inside_foreign_transaction() -> bool:
     return isinstance(connection, TransactionalDBClient) and not connection._finalized
 
 
+# how SQLite and PostgreSQL say they cannot store anything now (read-only, disk full, I/O)
+REFUSING = ("readonly", "read-only", "read only", "disk", "full", "i/o", "no space", "locked", "unable to open")
+
+
 def _unsaved(exc: BaseException) -> BaseException:
-    """A database that refuses writes (read-only, disk full) becomes CannotSave."""
-    text = str(exc).lower()
-    if isinstance(exc, OperationalError) and any(w in text for w in ("readonly", "read-only", "read only", "disk", "full", "i/o", "locked")):
-        return CannotSave()
+    """A database that refuses writes becomes CannotSave; anything else stays what it is."""
+    if isinstance(exc, BaseORMException) and not isinstance(exc, IntegrityError):
+        if any(word in str(exc).lower() for word in REFUSING):
+            return CannotSave()
     return exc
 
 
@@ -203,10 +208,16 @@ class Service:
                              retry=config.banshabot_retry_seconds)
         self.outbox.given_up = self.message_given_up
         self.outbox.queued = self._taken
+        self.context = contextvars.Context()  # replaced by open()
 
     # --- start-up -------------------------------------------------------------------------------------
     async def open(self) -> None:
-        """After the database is open: the games not over, the open time limits, what waits to be sent."""
+        """After the database is open: the games not over, the open time limits, what waits to be sent.
+
+        The service's own tasks (delivery, rebuilding a game) run in copies of this moment's
+        context: where the database was opened, in no transaction and no event's handling."""
+        self.context = contextvars.copy_context()
+        self.outbox.context = self.context.copy
         self.live = {row.id: row for row in await GameRow.filter(status__in=("roster", "running"))}
         for row in self.live.values():
             row._written = _written(row)
@@ -233,7 +244,7 @@ class Service:
         # its own, since what it may queue (a broken log reported) belongs to no caller's handling
         loading = self.loading.get(game_id)
         if loading is None:
-            loading = asyncio.get_running_loop().create_task(self._load(game_id), context=contextvars.Context())
+            loading = asyncio.get_running_loop().create_task(self._load(game_id), context=self.context.copy())
             self.loading[game_id] = loading
             loading.add_done_callback(lambda _: self.loading.pop(game_id, None))
         return await asyncio.shield(loading)
@@ -391,7 +402,7 @@ class Service:
                 return await self.act(action, params, game_id)
         try:
             row = await OutboxRow.create(game_id=game_id, action=action, params=params)
-        except (OperationalError, BaseORMException) as exc:
+        except BaseORMException as exc:
             raise _unsaved(exc) from exc
         _Transaction.queued(row, unit)
         return row

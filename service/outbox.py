@@ -145,7 +145,6 @@ class Lane:
         self.task: asyncio.Task | None = None
         self.retry_at = 0.0  # monotonic: a failed action waits until then
         self.wake = asyncio.Event()
-        self.next: asyncio.Future | None = None  # retry_now's: done once the lane is empty or failed again
         self.busy = False  # its first action is being attempted
 
 
@@ -158,7 +157,8 @@ class Marks:
     FIELDS = ("sent_at", "attempts", "last_error", "given_up_at")
     PAUSE = 5.0  # seconds between tries while the database refuses them
 
-    def __init__(self) -> None:
+    def __init__(self, context: Callable[[], contextvars.Context]) -> None:
+        self.context = context
         self.pending: dict[int, OutboxRow] = {}
         self.unsettled: set[int] = set()
         self.task: asyncio.Task | None = None
@@ -169,7 +169,7 @@ class Marks:
         if row.sent_at is not None or row.given_up_at is not None:
             self.unsettled.add(row.id)
         if self.task is None or self.task.done():
-            self.task = asyncio.create_task(self._write(), context=contextvars.Context())
+            self.task = asyncio.create_task(self._write(), context=self.context())
 
     async def _write(self) -> None:
         await asyncio.sleep(0)  # let the other lanes' marks of this moment join
@@ -216,14 +216,15 @@ class Outbox:
         self.lost: asyncio.Future | None = None  # done when the connection goes
         self.lanes: dict[str, Lane] = {}
         self.entries: dict[int, Entry] = {}  # every row handed over and not yet sent or given up
-        self.marks = Marks()
+        # where its own tasks run: a copy of the context the database was opened in (Service.open)
+        self.context: Callable[[], contextvars.Context] = contextvars.Context
+        self.marks = Marks(lambda: self.context())
 
     # --- connection ------------------------------------------------------------------------------
     def connect(self, call: Call) -> None:
         self.call = call
         self.lost = asyncio.get_running_loop().create_future()
         self.connected.set()
-        self.retry_now()
 
     def disconnect(self) -> None:
         """OneBot went away: what is being sent is in doubt, and nobody waits for the rest."""
@@ -253,13 +254,17 @@ class Outbox:
                     lane = self.lanes[chat] = Lane()
                 _in_order(lane, entry)
                 if lane.task is None or lane.task.done():
-                    # a context of its own: what a delivery queues belongs to no caller's handling
-                    lane.task = asyncio.create_task(self._drive(chat, lane), context=contextvars.Context())
-            if self.call is not None and not entry.attempted.done():
-                if self.lanes[chat_of(row.action, row.params)].retry_at:
+                    # not the caller's context: what a delivery queues belongs to no caller's handling
+                    lane.task = asyncio.create_task(self._drive(chat, lane), context=self.context())
+            if self.call is None:
+                continue
+            if self.lanes[chat_of(row.action, row.params)].retry_at:
+                if not entry.attempted.done():
                     entry.attempted.set_result(None)  # behind a failure: waits for its retry
-                else:
-                    waits.append(entry.attempted)
+                continue
+            if entry.attempted.done():  # attempted before: the caller waits for the next attempt
+                entry.attempted = asyncio.get_running_loop().create_future()
+            waits.append(entry.attempted)
         return _all(waits)
 
     async def flush(self, call: Call | None = None) -> None:
@@ -296,18 +301,20 @@ class Outbox:
         self.send(await OutboxRow.filter(sent_at=None, given_up_at=None).order_by("id"))
 
     def retry_now(self) -> asyncio.Future:
-        """Every chat waiting to retry a failed action tries it now; the result is done once each has
-        sent all it held or failed again (at once while OneBot is not connected). Only failures `retry` seconds apart count towards
-        giving one up, so retrying early never gives up sooner."""
+        """Every chat waiting to retry a failed action tries it now; the result is done once each of
+        its actions was attempted or it failed again (at once while OneBot is not connected). Only
+        failures `retry` seconds apart count towards giving one up, so retrying early never gives
+        up sooner."""
         waits = []
         for lane in self.lanes.values():
             if lane.retry_at:
                 lane.retry_at = 0.0
                 lane.wake.set()
                 if self.call is not None:
-                    if lane.next is None or lane.next.done():
-                        lane.next = asyncio.get_running_loop().create_future()
-                    waits.append(lane.next)
+                    for entry in lane.entries:
+                        if entry.attempted.done():
+                            entry.attempted = asyncio.get_running_loop().create_future()
+                        waits.append(entry.attempted)
         return _all(waits)
 
     async def waiting(self) -> int:
@@ -343,9 +350,8 @@ class Outbox:
             except asyncio.CancelledError:
                 raise
             except BaseException as exc:  # not a failure to send: whoever waits for it must see it
-                for done in (entry.attempted, lane.next):
-                    if done is not None and not done.done():
-                        done.set_exception(exc)
+                if not entry.attempted.done():
+                    entry.attempted.set_exception(exc)
                 for waiting in lane.entries:
                     self.entries.pop(waiting.row.id, None)
                 if self.lanes.get(chat) is lane:
@@ -361,15 +367,12 @@ class Outbox:
                 for waiting in lane.entries:  # nobody waits for what now waits for the retry
                     if not waiting.attempted.done():
                         waiting.attempted.set_result(None)
-            for done in (entry.attempted, lane.next if outcome == "failed" else None):
-                if done is None or done.done():
-                    continue
+            done = entry.attempted
+            if not done.done():
                 if entry.children:
                     _all(entry.children).add_done_callback(lambda _, done=done: done.done() or done.set_result(None))
                 else:
                     done.set_result(None)
-        if lane.next is not None and not lane.next.done():
-            lane.next.set_result(None)
         if self.lanes.get(chat) is lane:
             del self.lanes[chat]
 

@@ -11,6 +11,7 @@ so deadline texts are exact and nothing fires on its own during a test.
 """
 from __future__ import annotations
 
+import os
 from datetime import datetime, timezone
 
 import nonebot
@@ -23,10 +24,15 @@ NOW = datetime(2026, 12, 1, 12, 0, tzinfo=timezone.utc)
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    cluster = os.environ.get("BANSHABOT_TEST_CLUSTER")
+    if cluster:
+        from pg_cluster import new_database
     config.stash[NONEBOT_INIT_KWARGS] = {
         "driver": "~fastapi",
         "superusers": {"10000"},
-        "banshabot_database_url": "sqlite://:memory:",
+        # tortoise's models work with one kind of database per process: on a PostgreSQL run, the
+        # bot's own database is one too
+        "banshabot_database_url": new_database(cluster) if cluster else "sqlite://:memory:",
         # the outbox retry job must not fire on its own in the middle of a test: tests call flush()
         "banshabot_retry_seconds": 3600,
         # the calls a test declares come at once, not spread out as QQ's limits want
@@ -100,6 +106,37 @@ async def banshabot(nonebug_init: None):
     yield runtime
 
 
+@pytest.fixture(scope="session")
+def postgres():
+    """A throwaway PostgreSQL cluster for the session (tests/pg_cluster.py). Where none can be
+    made the PostgreSQL tests are skipped, unless BANSHABOT_TEST_POSTGRES=require (CI) says they
+    must run."""
+    from pg_cluster import Cluster
+
+    why = Cluster.available()
+    if why:
+        if os.environ.get("BANSHABOT_TEST_POSTGRES") == "require":
+            pytest.fail(f"PostgreSQL is required for these tests: {why}")
+        pytest.skip(f"no PostgreSQL here: {why}")
+    cluster = Cluster()
+    cluster.start()
+    yield cluster
+    cluster.stop()
+
+
+@pytest.fixture
+def database_url(tmp_path) -> str:
+    """A fresh database: a SQLite file; a new PostgreSQL database where BANSHABOT_TEST_CLUSTER names
+    a cluster (tests/test_storage.py runs itself once more that way: tortoise's models cannot work
+    with two kinds of database in one process)."""
+    cluster = os.environ.get("BANSHABOT_TEST_CLUSTER")
+    if cluster:
+        from pg_cluster import new_database
+
+        return new_database(cluster)
+    return f"sqlite://{tmp_path / 'banshabot.sqlite3'}"
+
+
 class RecordingScheduler:
     """Stands in for APScheduler: remembers what would run when; a test may run a job itself."""
 
@@ -130,10 +167,14 @@ async def _empty_tables() -> None:
         TeamRow,
     )
 
-    for model in (OutboxRow, DeadlineRow, CommandRow, TeamRow, PoolGroupRow, SeatRow, SeenMessage, GameDirectorRow, GameRow):
-        await model.all().delete()
-    # game numbers (#1) start again at 1 in every test
+    models = (OutboxRow, DeadlineRow, CommandRow, TeamRow, PoolGroupRow, SeatRow, SeenMessage, GameDirectorRow, GameRow)
     conn = GameRow._meta.db
+    if conn.capabilities.dialect == "postgres":  # game numbers (#1) start again at 1 in every test
+        tables = ", ".join(f'"{model._meta.db_table}"' for model in models)
+        await conn.execute_script(f"TRUNCATE {tables} RESTART IDENTITY CASCADE")
+        return
+    for model in models:
+        await model.all().delete()
     try:
         await conn.execute_script("DELETE FROM sqlite_sequence")
     except Exception:  # no AUTOINCREMENT table yet

@@ -9,6 +9,7 @@ fails, its players are told so, and every other game goes on.
 from __future__ import annotations
 
 import asyncio
+import os
 import sqlite3
 
 import pytest
@@ -23,8 +24,21 @@ pytestmark = pytest.mark.usefixtures("clean")
 
 
 async def read_only(on: bool) -> None:
-    """The database refuses every write, as SQLite does on a read-only file."""
-    await Tortoise.get_connection("default").execute_script(f"PRAGMA query_only = {1 if on else 0}")
+    """The database refuses every write: as SQLite does on a read-only file; on PostgreSQL, every
+    session from now on is read-only (the bot's connections are renewed so)."""
+    connection = Tortoise.get_connection("default")
+    if connection.capabilities.dialect != "postgres":
+        await connection.execute_script(f"PRAGMA query_only = {1 if on else 0}")
+        return
+    import asyncpg
+
+    admin = await asyncpg.connect(f"{os.environ['BANSHABOT_TEST_CLUSTER']}/postgres",
+                                  server_settings={"default_transaction_read_only": "off"})
+    try:
+        await admin.execute(f'ALTER DATABASE "{connection.database}" SET default_transaction_read_only = {str(on).lower()}')
+    finally:
+        await admin.close()
+    await connection._pool.expire_connections()
 
 
 @pytest.fixture

@@ -22,6 +22,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable
@@ -56,18 +57,51 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-class BotProcess:
-    """`python bot.py` from the project root, on a free port, with its database under tmp_path."""
+class Database:
+    """The bot's database, read directly to check the outbox and the stored time limits: a SQLite
+    file, or a PostgreSQL database (read through asyncpg in a thread of its own)."""
 
-    def __init__(self, tmp_path: Path, minute_seconds: float, remind_before: list[int], env: dict[str, str] = {}):
+    def __init__(self, url: str):
+        self.url = url
+
+    def rows(self, sql: str, *args) -> list[dict]:
+        if self.url.startswith("sqlite://"):
+            con = sqlite3.connect(self.url.removeprefix("sqlite://"), timeout=5)
+            con.row_factory = sqlite3.Row
+            try:
+                return [dict(row) for row in con.execute(sql, args).fetchall()]
+            finally:
+                con.close()
+        import asyncpg
+
+        for n in range(1, sql.count("?") + 1):
+            sql = sql.replace("?", f"${n}", 1)
+
+        async def fetch() -> list[dict]:
+            con = await asyncpg.connect(self.url)
+            try:
+                return [dict(row) for row in await con.fetch(sql, *args)]
+            finally:
+                await con.close()
+
+        with ThreadPoolExecutor(1) as pool:  # the test's own event loop is running
+            return pool.submit(asyncio.run, fetch()).result()
+
+
+class BotProcess:
+    """`python bot.py` from the project root, on a free port, with its database under tmp_path (or
+    the PostgreSQL database `database_url`)."""
+
+    def __init__(self, tmp_path: Path, minute_seconds: float, remind_before: list[int], env: dict[str, str] = {},
+                 database_url: str | None = None):
         self.tmp = tmp_path
-        self.db = tmp_path / "game.sqlite3"
+        self.db = Database(database_url or f"sqlite://{tmp_path / 'game.sqlite3'}")
         self.env = {
             **os.environ,
             "HOST": "127.0.0.1",
             "ONEBOT_ACCESS_TOKEN": TOKEN,
             "SUPERUSERS": json.dumps([str(DIRECTOR)]),
-            "BANSHABOT_DATABASE_URL": f"sqlite://{self.db}",
+            "BANSHABOT_DATABASE_URL": self.db.url,
             "BANSHABOT_MINUTE_SECONDS": str(minute_seconds),
             "BANSHABOT_REMIND_BEFORE": json.dumps(remind_before),
             "BANSHABOT_RETRY_SECONDS": "1",
@@ -110,12 +144,19 @@ class BotProcess:
         return "\n".join(text.splitlines()[-lines:])
 
 
+@pytest.fixture(params=["sqlite", "postgres"])
+def kinds_of_database(request) -> str | None:
+    """For the tests that run on each kind of database: None (a SQLite file) or a PostgreSQL URL."""
+    return None if request.param == "sqlite" else request.getfixturevalue("postgres").new_database()
+
+
 @pytest.fixture
 def bots(tmp_path):
     started: list[BotProcess] = []
 
-    def make(minute_seconds: float, remind_before: list[int] = [10], env: dict[str, str] = {}) -> BotProcess:
-        bot = BotProcess(tmp_path, minute_seconds, remind_before, env)
+    def make(minute_seconds: float, remind_before: list[int] = [10], env: dict[str, str] = {},
+             database_url: str | None = None) -> BotProcess:
+        bot = BotProcess(tmp_path, minute_seconds, remind_before, env, database_url)
         started.append(bot)
         return bot
 
@@ -139,26 +180,20 @@ async def connect(sim: OneBotSim, bot: BotProcess) -> None:
         raise AssertionError(f"{exc}\nbot log:\n{bot.tail()}") from None
 
 
-# --- the database, read directly (sqlite3) to check the outbox and the stored time limits ----------------
-def _rows(db: Path, sql: str, *args) -> list[sqlite3.Row]:
-    con = sqlite3.connect(db, timeout=5)
-    con.row_factory = sqlite3.Row
-    try:
-        return con.execute(sql, args).fetchall()
-    finally:
-        con.close()
-
-
+# --- the database, read directly to check the outbox and the stored time limits -------------------------
 def _target(action: str, params: dict) -> tuple[str, int] | str:
+    """What the order of actions is kept for: a chat; each request's answer stands alone."""
     if action in ("send_private_msg", "send_group_msg"):
         return ("private", params["user_id"]) if action == "send_private_msg" else ("group", params["group_id"])
+    if "flag" in params:
+        return (action, params["flag"])
     return action
 
 
-def outbox(db: Path) -> list[dict]:
+def outbox(db: Database) -> list[dict]:
     """Every queued OneBot action: id, action, target, what it says or does, whether it was sent."""
     out = []
-    for row in _rows(db, "SELECT id, action, params, sent_at, given_up_at FROM outbox ORDER BY id"):
+    for row in db.rows("SELECT id, action, params, sent_at, given_up_at FROM outbox ORDER BY id"):
         params = json.loads(row["params"])
         body = params.get("text") if "text" in params else json.dumps(params, sort_keys=True, ensure_ascii=False)
         out.append({"id": row["id"], "action": row["action"], "target": _target(row["action"], params), "body": body,
@@ -188,7 +223,7 @@ def per_target(items) -> dict:
     return grouped
 
 
-def assert_outbox_delivered_exactly_once(db: Path, sim: OneBotSim, given_up: int = 0) -> None:
+def assert_outbox_delivered_exactly_once(db: Database, sim: OneBotSim, given_up: int = 0) -> None:
     """Every action the bot queued was performed once, in queue order per target, and nothing else
     (but the `given_up` ones, never performed)."""
     rows = outbox(db)
@@ -198,12 +233,14 @@ def assert_outbox_delivered_exactly_once(db: Path, sim: OneBotSim, given_up: int
     assert per_target(delivered_calls(sim)) == per_target(r for r in rows if not r["given_up"])
 
 
-def deadline(db: Path, key: str) -> dict:
-    rows = _rows(db, "SELECT key, what, due_at, done FROM deadline WHERE key = ?", key)
-    assert rows, f"no stored time limit {key!r}; stored: {[r['key'] for r in _rows(db, 'SELECT key FROM deadline')]}"
+def deadline(db: Database, key: str) -> dict:
+    rows = db.rows("SELECT key, what, due_at, done FROM deadline WHERE key = ? ORDER BY id", key)
+    assert rows, f"no stored time limit {key!r}; stored: {[r['key'] for r in db.rows('SELECT key FROM deadline')]}"
     row = rows[-1]
-    return {"key": row["key"], "what": row["what"], "due": datetime.fromisoformat(row["due_at"]).timestamp() if row["due_at"] else None,
-            "done": bool(row["done"])}
+    due = row["due_at"]
+    if isinstance(due, str):
+        due = datetime.fromisoformat(due)
+    return {"key": row["key"], "what": row["what"], "due": due.timestamp() if due else None, "done": bool(row["done"])}
 
 
 async def until(condition: Callable[[], object], timeout: float, what: str) -> object:
@@ -339,9 +376,9 @@ def group_of(sim: OneBotSim, gid: int) -> Group:
 
 # --- (a) a whole game ----------------------------------------------------------------------------------
 @pytest.mark.slow
-async def test_a_whole_m131_game_over_onebot(bots):
+async def test_a_whole_m131_game_over_onebot(bots, kinds_of_database):
     gid = 810000001
-    bot = bots(minute_seconds=0.5)  # night limit 30 s, feedback limit 15 s: nobody here waits for one
+    bot = bots(minute_seconds=0.5, database_url=kinds_of_database)  # night limit 30 s, feedback limit 15 s
     sim = OneBotSim(SELF_ID, TOKEN, friends={QQ[n] for n in SEAT if n != "寅"}, groups={gid: Group("粽子备用群")})
     t = Table(sim, gid)
     bot.start()
@@ -601,9 +638,9 @@ MINUTE_B = 0.3  # night limit (关门 + 60 min) = 18 s, feedback limit (30 min) 
 
 
 @pytest.mark.slow
-async def test_the_bot_survives_sigkill_in_the_middle_of_a_night(bots):
+async def test_the_bot_survives_sigkill_in_the_middle_of_a_night(bots, kinds_of_database):
     gid = 810000002
-    bot = bots(minute_seconds=MINUTE_B, remind_before=[5])
+    bot = bots(minute_seconds=MINUTE_B, remind_before=[5], database_url=kinds_of_database)
     sim = OneBotSim(SELF_ID, TOKEN, friends=set(QQ.values()), groups={gid: Group("粽子二号群")})
     t = Table(sim, gid)
     bot.start()

@@ -1,0 +1,179 @@
+"""Storage on every database the bot supports: a SQLite file and PostgreSQL (tests/pg_cluster.py).
+
+They run on a SQLite file here, and on PostgreSQL from tests/test_on_postgresql.py.
+
+The service is driven directly, on a database of its own (an isolated tortoise context, so the
+in-memory database of the NoneBot tests is untouched): the migrations, a game from roster to night,
+what it sends and the marks of what was sent, a restart that rebuilds the game and resumes sending
+in order, events handled once across the restart, directors found through their own rows, a message
+given up, the open time limits, old event keys forgotten.
+"""
+from __future__ import annotations
+
+import asyncio
+from contextlib import asynccontextmanager
+from datetime import datetime, timedelta, timezone
+
+import pytest
+from tortoise.context import TortoiseContext
+from tortoise.migrations.executor import MigrationExecutor
+
+from conftest import RecordingScheduler
+from engine import Act, CloseDay
+from service import director, handling
+from service.config import Config
+from service.db import tortoise_config
+from service.games import Service
+from service.models import CommandRow, DeadlineRow, GameDirectorRow, GameRow, OutboxRow, SeenMessage
+from service.outbox import Refused
+
+
+DIRECTOR = "70000"
+ROSTER = [("果果", "狼人"), ("橘子", "狼人"), ("香蕉", "狼人"), ("葡萄", "感染白痴"), ("西瓜", "预言家"), ("柠檬", "女巫"),
+          ("草莓", "乌鸦"), ("芒果", "锈盾守卫"), ("桃子", "混血儿"), ("菠萝", "村民"), ("樱桃", "村民"), ("荔枝", "村民"), ("龙眼", "村民")]
+QQ = {name: str(71000 + i) for i, (name, _) in enumerate(ROSTER, 1)}
+
+
+@pytest.fixture
+async def database(database_url):
+    """The database for this test, migrated, in a tortoise context of its own."""
+    async with TortoiseContext() as context:
+        config = tortoise_config(database_url)
+        await context.init(config=config)
+        await MigrationExecutor(context.db("default"), config["apps"]).migrate()
+        yield database_url
+
+
+class OneBot:
+    """Records what the service sends; refuses to a chosen chat."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, str]] = []
+        self.refuse: set[int] = set()
+
+    async def call(self, action: str, params: dict) -> dict:
+        await asyncio.sleep(0)
+        to = params.get("user_id") or params.get("group_id")
+        if to in self.refuse:
+            raise Refused("ActionFailed: refused")
+        self.sent.append((str(to), params.get("text", action)))
+        return {"message_id": len(self.sent)}
+
+    def to(self, qq: str) -> list[str]:
+        return [text for who, text in self.sent if who == qq]
+
+
+@asynccontextmanager
+async def running(onebot: OneBot | None = None, *, attempts: int = 5, retry: float = 30.0):
+    """A service on the test's database, opened as at start-up, OneBot connected if given."""
+    config = Config(banshabot_send_rate=0, banshabot_send_attempts=attempts, banshabot_retry_seconds=retry)
+    service = Service(config, RecordingScheduler(), lambda: datetime.now(timezone.utc), superusers={DIRECTOR})
+    await service.open()
+    if onebot is not None:
+        await service.outbox.flush(onebot.call)
+    try:
+        yield service
+    finally:
+        await service.outbox.marks.drain()
+        service.outbox.forget()
+
+
+async def started_game(service: Service) -> int:
+    row = await service.create(DIRECTOR, "M131", "存储测试")
+    t = await service.table(row.id)
+    await service.set_roster(t, [(name, QQ[name]) for name, _ in ROSTER])
+    await service.assign(t, ROSTER)
+    await service.start(t)
+    await service.submit(t, Act(by="桃子", skill="认亲", target="西瓜"), source="test")
+    await service.submit(t, CloseDay(), source="test")
+    return row.id
+
+
+async def test_a_game_is_stored_sent_and_rebuilt_after_a_restart(database):
+    onebot = OneBot()
+    async with running(onebot) as service:
+        game = await started_game(service)
+        t = await service.table(game)
+        handling.begin(handling.event_key("1", "private", QQ["西瓜"], 501), ("private", QQ["西瓜"]))
+        await service.submit(t, Act(by="西瓜", skill="预言", target="1"), source=f"qq:{QQ['西瓜']}")
+        assert onebot.to(QQ["西瓜"])[-1] == "预言结果：1号 果果 是<非村民阵营>"
+        briefs = onebot.to(QQ["果果"])
+        assert briefs[0].startswith("【[M131]粽子】你的角色：1号 果果")
+    assert not await OutboxRow.filter(sent_at=None).exists()  # every mark stored
+    assert await SeenMessage.exists(key=handling.event_key("1", "private", QQ["西瓜"], 501))
+
+    # a restart: the game is rebuilt from its log, the same event is still known as handled
+    async with running(OneBot()) as service:
+        t = await service.table(game)
+        assert t.game.night.actions["预言"][1] == "果果" and t.next_seq == await CommandRow.filter(game_id=game).count()
+        assert not await service.handling(handling.event_key("1", "private", QQ["西瓜"], 501), sent=0.0)
+        outcome = await service.submit(t, Act(by="草莓", skill="诽谤", target="4"), source="test")
+        assert outcome.ok and t.next_seq == await CommandRow.filter(game_id=game).count()
+
+
+async def test_what_waits_through_a_restart_goes_out_in_order_before_what_comes_after(database):
+    onebot = OneBot()
+    async with running() as service:  # OneBot is not there: everything waits
+        game = await started_game(service)
+        t = await service.table(game)
+        await service.submit(t, Act(by="西瓜", skill="预言", target="2"), source="test")
+    waiting = await OutboxRow.filter(sent_at=None, given_up_at=None).count()
+    assert waiting > 20
+    async with running() as service:  # started again; something new is queued before OneBot connects
+        await service.queue(("private", QQ["西瓜"]), "后来的消息")
+        await service.delivered()
+        await service.outbox.flush(onebot.call)
+    assert onebot.to(QQ["西瓜"])[-2:] == ["预言结果：2号 橘子 是<非村民阵营>", "后来的消息"]
+    assert len(onebot.sent) == waiting + 1
+
+
+async def test_directors_are_found_through_their_own_rows(database):
+    async with running() as service:
+        first = await started_game(service)
+        second = (await service.create("70001", "154", "")).id
+        t = await service.table(second)
+        t.row.directors = [*t.row.directors, DIRECTOR]  # 协助
+        await t.row.save()
+        assert {(r.game_id, r.qq) for r in await GameDirectorRow.all()} == {(first, DIRECTOR), (second, "70001"), (second, DIRECTOR)}
+        assert [r.id for r in await director._mine(DIRECTOR)] == [second, first]
+        assert await director.is_director(service, "70001") and not await director.is_director(service, QQ["西瓜"])
+        t.row.status = "over"
+        await service.save_row(t.row)
+        service.live.pop(second)
+        assert not await director.is_director(service, "70001")
+        assert (await director._current(service, "70001", None)).row.id == second  # its 日志 still
+
+
+async def test_a_message_refused_too_often_is_given_up_and_stored_so(database):
+    onebot = OneBot()
+    onebot.refuse.add(int(QQ["菠萝"]))
+    async with running(onebot, attempts=2, retry=0.05) as service:
+        await started_game(service)
+        for _ in range(200):
+            if not await OutboxRow.filter(sent_at=None, given_up_at=None).exists():
+                break
+            await asyncio.sleep(0.05)
+            await service.outbox.flush(onebot.call)
+        notes = [text for text in onebot.to(DIRECTOR) if "未能送达" in text]
+    given_up = await OutboxRow.filter(given_up_at__not_isnull=True).order_by("id")
+    assert given_up and {r.params["user_id"] for r in given_up} == {int(QQ["菠萝"])}
+    assert given_up[0].params["text"].startswith("【[M131]粽子】你的角色：10号 菠萝")
+    assert len(notes) == len(given_up) and all(QQ["菠萝"] in note for note in notes)
+    assert not await OutboxRow.filter(sent_at=None, given_up_at=None).exists()
+
+
+async def test_open_time_limits_are_restored_and_old_event_keys_forgotten(database):
+    async with running(OneBot()) as service:
+        game = await started_game(service)
+    open_limits = await DeadlineRow.filter(game_id=game, done=False).count()
+    assert open_limits >= 4
+    async with running() as service:
+        jobs = service.scheduler.jobs
+        assert len([j for j in jobs if j.startswith("deadline:")]) == open_limits
+    await SeenMessage.create(key="old")
+    await SeenMessage.filter(key="old").update(at=datetime.now(timezone.utc) - timedelta(days=handling.KEEP_DAYS + 1))
+    await SeenMessage.create(key="new")
+    await handling.expire(datetime.now(timezone.utc))
+    assert {s.key async for s in SeenMessage.all()} == {"new"}
+    assert await GameRow.filter(status="running").count() == 1
+
