@@ -14,6 +14,7 @@ import asyncio
 import contextvars
 import logging
 import secrets
+import weakref
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -36,6 +37,7 @@ from .handling import Address
 from .models import CommandRow, DeadlineRow, GameDirectorRow, GameRow, OutboxRow, SeatRow, SeenMessage, TeamRow
 from .outbox import Outbox, chat_of, split_text
 from .texts import CHINA, brief, clock
+from .writer import Job, Ref, Writer
 
 log = logging.getLogger("banshabot.games")
 
@@ -157,6 +159,115 @@ class _Transaction:
             handling.current().key = self.key
 
 
+class _Direct:
+    """Where a command's consequences are stored at once, through tortoise, inside the service's
+    transaction: for what needs more than the writer does (groups, the game's end, a night's start)."""
+
+    def __init__(self, service: "Service"):
+        self.service = service
+
+    async def command(self, game_id: int, seq: int, cmd: Command, source: str) -> None:
+        await CommandRow.create(game_id=game_id, seq=seq, payload=to_dict(cmd), source=source, at=self.service.now())
+
+    async def message(self, to: Address, text: str, game_id: int | None) -> OutboxRow:
+        return await self.service.queue(to, text, game_id)
+
+    async def deadline(self, values: dict, message: OutboxRow | None) -> DeadlineRow:
+        return await DeadlineRow.create(**values, waits_for=message)
+
+    async def end_deadlines(self, game_id: int, key: str) -> list[int]:
+        rows = await DeadlineRow.filter(game_id=game_id, key=key, done=False)
+        for row in rows:
+            row.done = True
+            await row.save()
+        return [row.id for row in rows]
+
+    @staticmethod
+    def then(after: Callable, *made) -> None:
+        after(*made)
+
+
+@dataclass(eq=False)
+class _Later:
+    """A row the writer is to store: its statement in the job, and the values it will have. `id`
+    orders it among the job's rows until it has its own."""
+
+    id: int
+    ref: Ref
+    model: type
+    values: dict
+
+
+class _Gathered:
+    """Where a handling's changes are gathered into one job for the writer (service/writer.py),
+    with the key of the event being handled first; `store` writes it and then makes the rows."""
+
+    def __init__(self, service: "Service"):
+        self.service = service
+        self.job = Job()
+        self.rows: list[_Later] = []
+        self.ended: list[int] = []
+        self.afters: list[tuple[Callable, tuple]] = []
+        self.made: dict[_Later, object] = {}
+        self.unit = handling.current()
+        self.key = self.unit.store_key()
+        if self.key:
+            self.job.insert(SeenMessage, {"key": self.key, "at": service.now()}, returns=False)
+
+    def _row(self, model: type, values: dict) -> _Later:
+        later = _Later(len(self.rows), self.job.insert(model, {k: getattr(v, "ref", v) for k, v in values.items()}),
+                       model, values)
+        self.rows.append(later)
+        return later
+
+    def action(self, action: str, params: dict, game_id: int | None) -> _Later:
+        return self._row(OutboxRow, dict(game_id=game_id, action=action, params=params, created_at=self.service.now(),
+                                         attempts=0, last_error=""))
+
+    async def command(self, game_id: int, seq: int, cmd: Command, source: str) -> None:
+        self.job.insert(CommandRow, dict(game_id=game_id, seq=seq, payload=to_dict(cmd), source=source,
+                                         at=self.service.now()), returns=False)
+
+    async def message(self, to: Address, text: str, game_id: int | None) -> _Later:
+        kind, target = to
+        key = "user_id" if kind == "private" else "group_id"
+        config = self.service.config
+        for part in split_text(text, config.banshabot_message_limit, config.banshabot_message_parts):
+            last = self.action(f"send_{kind}_msg", {key: int(target), "text": part}, game_id)
+        return last
+
+    async def deadline(self, values: dict, message: _Later | None) -> _Later:
+        return self._row(DeadlineRow, dict(values, reminded=[], done=False, waits_for_id=message))
+
+    async def end_deadlines(self, game_id: int, key: str) -> int:
+        return self.job.update(DeadlineRow, {"done": True}, '"game_id"=? AND "key"=? AND "done"=?', [game_id, key, False],
+                               returns=True)
+
+    def then(self, after: Callable, *made) -> None:
+        self.afters.append((after, made))
+
+    async def store(self) -> None:
+        try:
+            ids = await self.service.writer.write(self.job)
+        except IntegrityError as exc:
+            if self.key:
+                raise Repeated(self.key) from exc
+            raise
+        except BaseException as exc:
+            if self.key:  # nothing was stored: the event's key waits for the next change
+                self.unit.key = self.key
+            raise _unsaved(exc) from exc
+        for later in self.rows:
+            values = {k: (self.made[v].id if isinstance(v, _Later) else v) for k, v in later.values.items()}
+            self.made[later] = later.model.construct(_saved_in_db=True, id=ids[later.ref.index][0], **values)
+        self.unit.rows.extend(row for row in self.made.values() if isinstance(row, OutboxRow))
+        for after, made in self.afters:
+            after(*(self.made[m] if isinstance(m, _Later) else ids[m] if isinstance(m, int) else m for m in made))
+
+
+_Sink = _Direct | _Gathered
+
+
 def _inside_foreign_transaction() -> bool:
     try:
         connection = _get_connection(None)
@@ -202,13 +313,16 @@ class Service:
         self.broken: dict[int, str] = {}  # games whose log no longer replays: why
         self.loading: dict[int, asyncio.Future] = {}  # a game being rebuilt: one rebuild, many waiting
         self.waited: set[int] = set()  # outbox rows a time limit waits for ("收到反馈后半小时")
+        # QQ -> the running games he plays in, newest first: asked of every player's message
+        self.players: dict[str, list[int]] = {}
         self.seen = handling.Seen()
-        self.outbox = Outbox(lambda: self.now(), sent=self.message_sent, rate=config.banshabot_send_rate,
+        self.context = contextvars.Context()  # replaced by open()
+        self.writer = Writer(lambda: self.context.copy())
+        self.outbox = Outbox(lambda: self.now(), self.writer, sent=self.message_sent, rate=config.banshabot_send_rate,
                              timeout=config.banshabot_send_timeout, attempts=config.banshabot_send_attempts,
                              retry=config.banshabot_retry_seconds)
         self.outbox.given_up = self.message_given_up
         self.outbox.queued = self._taken
-        self.context = contextvars.Context()  # replaced by open()
 
     # --- start-up -------------------------------------------------------------------------------------
     async def open(self) -> None:
@@ -218,9 +332,13 @@ class Service:
         context: where the database was opened, in no transaction and no event's handling."""
         self.context = contextvars.copy_context()
         self.outbox.context = self.context.copy
+        _serving.add(self)
         self.live = {row.id: row for row in await GameRow.filter(status__in=("roster", "running"))}
         for row in self.live.values():
             row._written = _written(row)
+        self.players = {}
+        for seat in await SeatRow.filter(game__status="running").only("qq", "game_id"):
+            self._plays(seat.qq, seat.game_id)
         await self.outbox.load()
         await self.restore_deadlines()
 
@@ -228,6 +346,7 @@ class Service:
         """Drop everything held in memory (a clean slate for tests; the database stays)."""
         self.tables.clear()
         self.live.clear()
+        self.players.clear()
         self.broken.clear()
         self.waited.clear()
         self.seen.forget()
@@ -295,6 +414,42 @@ class Service:
         await self.delivered()
         raise GameBroken(self.broken[row.id])
 
+    # --- who plays where --------------------------------------------------------------------------------
+    async def playing(self, qq: str) -> tuple[Table, SeatRow] | None:
+        """The running game this QQ plays in (the newest if several), and his seat: known in memory;
+        the database is asked only about someone not known to play (a stranger, mostly)."""
+        for game_id in list(self.players.get(qq, ())):
+            t = await self.table(game_id)
+            seat = t.seat_by_qq(qq)
+            if t.row.status == "running" and seat is not None:
+                return t, seat
+            self._leaves(qq, game_id)
+        seat = await SeatRow.filter(qq=qq, game__status="running").order_by("-game_id").first()
+        if seat is None:
+            return None
+        self._plays(qq, seat.game_id)
+        t = await self.table(seat.game_id)
+        return t, t.seat_of(seat.name)
+
+    def _plays(self, qq: str, game_id: int) -> None:
+        games = self.players.setdefault(qq, [])
+        if game_id not in games:
+            games.append(game_id)
+            games.sort(reverse=True)
+
+    def _leaves(self, qq: str, game_id: int) -> None:
+        games = self.players.get(qq, [])
+        if game_id in games:
+            games.remove(game_id)
+        if not games:
+            self.players.pop(qq, None)
+
+    def seat_saved(self, seat: SeatRow) -> None:
+        """A seat was stored (a 替补 takes it over): the QQ now sitting there plays that game."""
+        row = self.live.get(seat.game_id)
+        if row is not None and row.status == "running":
+            self._plays(seat.qq, seat.game_id)
+
     # --- storing ----------------------------------------------------------------------------------------
     def transaction(self) -> "_Transaction":
         """One transaction of this service: it stores the key of the event being handled with the
@@ -321,16 +476,14 @@ class Service:
                 t.row.closed_at = self.now()  # night limits count from this moment
             if outcome.ok or reply or unit.key:
                 try:
-                    async with self.transaction():
-                        if outcome.ok:
-                            await CommandRow.create(game_id=t.row.id, seq=t.next_seq, payload=to_dict(cmd), source=source,
-                                                    at=self.now())
-                            told: dict[Address, OutboxRow] = {}  # the last message to each address
-                            for to, text in notes:
-                                told[to] = await self.queue(to, text, t.row.id)
-                            await self._consequences(t, outcome, before, told)
-                        elif reply:
-                            await self.queue(reply, f"未执行：{outcome.error}", t.row.id)
+                    if self._simple(t, outcome, before):
+                        # most commands: stored with whatever else is stored at this moment
+                        sink = _Gathered(self)
+                        await self._store(t, cmd, source, outcome, before, reply, notes, sink)
+                        await sink.store()
+                    else:  # groups, the game's end, a new night's limits: through tortoise
+                        async with self.transaction():
+                            await self._store(t, cmd, source, outcome, before, reply, notes, _Direct(self))
                 except BaseException:
                     if outcome.ok:
                         self.tables.pop(t.row.id, None)  # the game object moved but nothing was stored: rebuild
@@ -342,6 +495,24 @@ class Service:
             # every action of the night is in: settle it now so the director has the draft at once
             await self.submit(t, ResolveNight(), source="auto")
         return outcome
+
+    @staticmethod
+    def _simple(t: Table, outcome: Outcome, before: str) -> bool:
+        """Whether what a command causes is only messages and time limits: what the writer stores."""
+        return (not any(isinstance(e, (TeamChange, GameOver)) for e in outcome.events)
+                and not (t.game.phase == "night" and before != "night")
+                and getattr(t.row, "_written", None) == _written(t.row))
+
+    async def _store(self, t: Table, cmd: Command, source: str, outcome: Outcome, before: str, reply: Address | None,
+                     notes: list[tuple[Address, str]], sink: "_Sink") -> None:
+        if outcome.ok:
+            await sink.command(t.row.id, t.next_seq, cmd, source)
+            told: dict[Address, object] = {}  # the last message to each address
+            for to, text in notes:
+                told[to] = await sink.message(to, text, t.row.id)
+            await self._consequences(t, outcome, before, told, sink)
+        elif reply:
+            await sink.message(reply, f"未执行：{outcome.error}", t.row.id)
 
     # --- events handled once -------------------------------------------------------------------------
     async def handling(self, key: str, origin: Address | None = None, sent: float | None = None) -> bool:
@@ -377,9 +548,12 @@ class Service:
             await self.queue(("private", qq), text)
         await self.delivered()
 
-    async def tell_directors(self, t: Table, text: str) -> None:
+    async def tell_directors(self, t: Table, text: str, sink: "_Sink | None" = None) -> None:
         for to in await self.addresses(t, "director"):
-            await self.queue(to, text, t.row.id)
+            if sink is None:
+                await self.queue(to, text, t.row.id)
+            else:
+                await sink.message(to, text, t.row.id)
 
     async def queue(self, to: Address, text: str, game_id: int | None = None) -> OutboxRow:
         """A message to one player, director or group, sent as plain text (a long one in parts:
@@ -387,25 +561,33 @@ class Service:
         kind, target = to
         key = "user_id" if kind == "private" else "group_id"
         parts = split_text(text, self.config.banshabot_message_limit, self.config.banshabot_message_parts)
-        if len(parts) > 1 and not _Transaction.open():
-            async with self.transaction():  # all its parts or none
-                return await self.queue(to, text, game_id)
-        for part in parts:
-            row = await self.act(f"send_{kind}_msg", {key: int(target), "text": part}, game_id)
-        return row
+        return await self._actions([(f"send_{kind}_msg", {key: int(target), "text": part}) for part in parts], game_id)
 
     async def act(self, action: str, params: dict, game_id: int | None = None) -> OutboxRow:
         """Any other OneBot action (rename a group, remove a member...), queued like a message."""
+        return await self._actions([(action, params)], game_id)
+
+    async def _actions(self, actions: list[tuple[str, dict]], game_id: int | None) -> OutboxRow:
+        """Store OneBot actions: inside the service's transaction through tortoise; else together (all
+        a message's parts or none), with the key of the event being handled, through the writer."""
         unit = handling.current()
-        if unit.key is not None and not _Transaction.open():
-            async with self.transaction():  # the event's key is stored with its first change
-                return await self.act(action, params, game_id)
+        if _Transaction.open() or _inside_foreign_transaction():
+            try:
+                for action, params in actions:
+                    row = await OutboxRow.create(game_id=game_id, action=action, params=params)
+                    _Transaction.queued(row, unit)
+            except BaseORMException as exc:
+                raise _unsaved(exc) from exc
+            return row
+        sink = _Gathered(self)
+        last = None
+        for action, params in actions:
+            last = sink.action(action, params, game_id)
         try:
-            row = await OutboxRow.create(game_id=game_id, action=action, params=params)
-        except BaseORMException as exc:
-            raise _unsaved(exc) from exc
-        _Transaction.queued(row, unit)
-        return row
+            await sink.store()
+        except BaseException:
+            raise
+        return sink.made[last]
 
     async def delivered(self) -> None:
         """Hand what this handling queued to the outbox and wait until each was tried (a chat still
@@ -458,8 +640,8 @@ class Service:
             return [("private", t.seat_of(n).qq) for n in t.game.state.teams.get(name, [])]
         return [("private", qq) for qq in t.row.directors]
 
-    async def _consequences(self, t: Table, outcome: Outcome, phase_before: str,
-                            told: dict[Address, OutboxRow]) -> None:
+    async def _consequences(self, t: Table, outcome: Outcome, phase_before: str, told: dict[Address, object],
+                            sink: "_Sink") -> None:
         morning = any(isinstance(e, Announcement) for e in outcome.events)
         post: list[str] = []  # the 开门 post, gathered into one message the director pastes as it is
         for event in outcome.events:
@@ -467,22 +649,22 @@ class Service:
                 if morning:
                     post.append(event.text)
                 else:
-                    await self.tell_directors(t, "【可公示】" + event.text)
+                    await self.tell_directors(t, "【可公示】" + event.text, sink)
             elif isinstance(event, (Notice, Feedback)):
                 for to in await self.addresses(t, event.audience):
-                    told[to] = await self.queue(to, event.text, t.row.id)
+                    told[to] = await sink.message(to, event.text, t.row.id)
             elif isinstance(event, DeadlineStart):
-                await self._start_deadline(t, event, told)
+                await self._start_deadline(t, event, told, sink)
             elif isinstance(event, DeadlineEnd):
-                await self._end_deadline(t, event.key)
+                sink.then(self._unschedule_all, await sink.end_deadlines(t.row.id, event.key))
             elif isinstance(event, TeamChange):
                 await self.team_changed(t, event.team, list(event.members))
             elif isinstance(event, GameOver):
                 await self._game_over(t)
         if post:
-            await self.tell_directors(t, "【开门公告，可直接粘贴到论坛】\n" + discuz_post(post))
+            await self.tell_directors(t, "【开门公告，可直接粘贴到论坛】\n" + discuz_post(post), sink)
         for warning in outcome.warnings:
-            await self.tell_directors(t, f"注意：{warning}")
+            await self.tell_directors(t, f"注意：{warning}", sink)
         if t.game.phase == "night" and phase_before != "night":
             await self._fill_close_anchors(t)
         await self.save_row(t.row)
@@ -509,7 +691,7 @@ class Service:
             return at if at > local else at + timedelta(days=1)
         return None  # "open": the engine ends it itself at the next 开门
 
-    async def _start_deadline(self, t: Table, event: DeadlineStart, told: dict[Address, OutboxRow]) -> None:
+    async def _start_deadline(self, t: Table, event: DeadlineStart, told: dict[Address, object], sink: "_Sink") -> None:
         due = self._due(t, event.anchor, event.minutes)
         message = None
         if event.anchor == "now":
@@ -518,19 +700,23 @@ class Service:
             # none queued, from now)
             queued = [told[to] for to in (("private", t.seat_of(name).qq) for name in event.who) if to in told]
             message = max(queued, key=lambda m: m.id, default=None)
-        row = await DeadlineRow.create(game_id=t.row.id, key=event.key, what=event.what, who=list(event.who),
-                                       anchor=event.anchor, minutes=event.minutes, due_at=due, waits_for=message)
+        row = await sink.deadline(dict(game_id=t.row.id, key=event.key, what=event.what, who=list(event.who),
+                                       anchor=event.anchor, minutes=event.minutes, due_at=due), message)
+        sink.then(self._started, row, message)
+        if due and event.who and message is None:
+            await self._tell_started(t, event.who, event.what, due, sink)
+
+    def _started(self, row: DeadlineRow, message: OutboxRow | None) -> None:
+        """A time limit stored: the delivery it waits for is watched, and it is scheduled (one waiting
+        for its message at the soonest it can pass; it cannot pass before the message is delivered,
+        and the delivery starts it again: message_sent)."""
         if message is not None:
             self.waited.add(message.id)
-        if due:
-            # one waiting for its message is scheduled at the soonest it can pass, but cannot pass
-            # before the message is delivered: the delivery starts it again (message_sent)
+        if row.due_at:
             self._schedule(row)
-            if event.who and message is None:
-                await self._tell_started(t, row)
 
-    async def _tell_started(self, t: Table, row: DeadlineRow) -> None:
-        await self.tell_directors(t, f"时限开始：{'、'.join(row.who)}<{row.what}>，截止 {clock(row.due_at)}")
+    async def _tell_started(self, t: Table, who, what: str, due: datetime, sink: "_Sink | None" = None) -> None:
+        await self.tell_directors(t, f"时限开始：{'、'.join(who)}<{what}>，截止 {clock(due)}", sink)
 
     async def message_sent(self, message: OutboxRow) -> None:
         """The outbox delivered `message`: a time limit counted from it starts now (called by the outbox)."""
@@ -550,22 +736,16 @@ class Service:
             row.due_at = delivered + self._minutes(row.minutes)
             row.done = t.game.phase == "over"
             await row.save()
-            self._unschedule(row)
+            self._unschedule(row.id)
             if row.done:
                 return
             self._schedule(row)
             if row.who:
-                await self._tell_started(t, row)
+                await self._tell_started(t, row.who, row.what, row.due_at)
 
     async def _waiting(self, row: DeadlineRow) -> bool:
         """The limit still waits for the delivery of the message that tells its player about it."""
         return row.waits_for_id is not None and await OutboxRow.filter(id=row.waits_for_id, sent_at=None).exists()
-
-    async def _end_deadline(self, t: Table, key: str) -> None:
-        for row in await DeadlineRow.filter(game_id=t.row.id, key=key, done=False):
-            row.done = True
-            await row.save()
-            self._unschedule(row)
 
     async def _fill_close_anchors(self, t: Table) -> None:
         """关门 happened: limits counted from it, started during the day, now get their time."""
@@ -600,10 +780,14 @@ class Service:
             last = min(missed)
             self.scheduler.at(f"remind:{row.id}:{last}", now, lambda: self.remind(row.id, last, missed))
 
-    def _unschedule(self, row: DeadlineRow) -> None:
-        self.scheduler.cancel(f"deadline:{row.id}")
+    def _unschedule(self, row_id: int) -> None:
+        self.scheduler.cancel(f"deadline:{row_id}")
         for before in self.config.banshabot_remind_before:
-            self.scheduler.cancel(f"remind:{row.id}:{before}")
+            self.scheduler.cancel(f"remind:{row_id}:{before}")
+
+    def _unschedule_all(self, row_ids: list[int]) -> None:
+        for row_id in row_ids:
+            self._unschedule(row_id)
 
     async def restore_deadlines(self) -> None:
         """At start-up: every open time limit is scheduled again; one that passed fires at once.
@@ -665,6 +849,8 @@ class Service:
     async def _game_over(self, t: Table) -> None:
         t.row.status = "over"
         self.live.pop(t.row.id, None)
+        for seat in t.seats:
+            self._leaves(seat.qq, t.row.id)
         await self.tell_directors(t, "游戏结束。发送“日志”获取完整的游戏记录（树洞）。")
         await groups.release(self, t)
 
@@ -736,6 +922,8 @@ class Service:
             t.row.status = "running"
             await t.row.save()
             for seat in t.seats:
+                self._plays(seat.qq, t.row.id)
+            for seat in t.seats:
                 await self.queue(("private", seat.qq), brief(rules, t.game, seat.name), t.row.id)
             # where a start choice can still reshape the teams (146's lovers), the groups wait for the
             # ruleset's TeamChange at the first phase, so nobody is shown a team he is about to leave
@@ -743,6 +931,15 @@ class Service:
                 for team, members in t.game.state.teams.items():
                     await groups.assign_team(self, t, team, members)
         await self.delivered()
+
+
+_serving: "weakref.WeakSet[Service]" = weakref.WeakSet()  # the services opened (one in the bot)
+
+
+@post_save(SeatRow)
+async def _seat_in_step(sender, instance: SeatRow, created: bool, using_db, update_fields) -> None:
+    for service in _serving:
+        service.seat_saved(instance)
 
 
 @post_save(GameRow)

@@ -90,7 +90,7 @@ class Seen:
         Only an event from before this process started can have been handled by an earlier one."""
         if not self.claim(key):
             return False
-        if sent is None or sent < self.started + 60:
+        if sent is None or sent <= int(self.started):  # OneBot's times are whole seconds
             return not await SeenMessage.exists(key=key)
         return True
 

@@ -12,7 +12,7 @@ refusals (whoever set up the game is told). One whose outcome is unknown (no ans
 history is looked at where the OneBot implementation offers it (`confirm`), so it goes out twice only
 where that cannot be known. After a crash, the same holds for whatever was being sent at that moment.
 
-Marks (sent, tried, refused) are written in batches, one transaction for all chats at a time.
+Marks (sent, tried, refused) are written in batches, with whatever else is stored at that moment.
 """
 from __future__ import annotations
 
@@ -27,9 +27,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Awaitable, Callable, Iterable
 
-from tortoise.transactions import in_transaction
-
 from .models import OutboxRow
+from .writer import Job, Writer
 
 log = logging.getLogger("banshabot.outbox")
 
@@ -149,20 +148,25 @@ class Lane:
 
 
 class Marks:
-    """Outcomes of attempts, written together: one transaction for whatever came in meanwhile.
+    """Outcomes of attempts, written together with whatever else is stored at that moment (the
+    service's writer: one transaction for all).
 
     `unsettled` holds the rows sent or given up whose mark is not stored yet, so that a look at the
     stored rows meanwhile does not take them for rows still to send."""
 
     FIELDS = ("sent_at", "attempts", "last_error", "given_up_at")
     PAUSE = 5.0  # seconds between tries while the database refuses them
+    GATHER = 0.05  # seconds a mark waits for others to be written with
 
-    def __init__(self, context: Callable[[], contextvars.Context]) -> None:
+    def __init__(self, writer: Writer, context: Callable[[], contextvars.Context]) -> None:
+        self.writer = writer
         self.context = context
         self.pending: dict[int, OutboxRow] = {}
         self.unsettled: set[int] = set()
         self.task: asyncio.Task | None = None
         self.failing = False  # the database refuses writes: the marks wait and are tried again
+        self.batches = 0  # batches begun
+        self.stored: dict[int, asyncio.Future] = {}  # batch number -> done once it is stored
 
     def add(self, row: OutboxRow) -> None:
         self.pending[row.id] = row
@@ -171,13 +175,24 @@ class Marks:
         if self.task is None or self.task.done():
             self.task = asyncio.create_task(self._write(), context=self.context())
 
+    def _batch(self, number: int) -> asyncio.Future:
+        if number not in self.stored:
+            self.stored[number] = asyncio.get_running_loop().create_future()
+        return self.stored[number]
+
     async def _write(self) -> None:
-        await asyncio.sleep(0)  # let the other lanes' marks of this moment join
+        # marks wait a moment for the others of that moment: fewer, larger transactions, out of
+        # the way of the messages being stored
+        await asyncio.sleep(self.GATHER)
         while self.pending:
             rows, self.pending = list(self.pending.values()), {}
+            self.batches += 1
+            done = self._batch(self.batches)
+            job = Job()
+            for row in rows:
+                job.update(OutboxRow, {name: getattr(row, name) for name in self.FIELDS}, '"id"=?', [row.id])
             try:
-                async with in_transaction():
-                    await OutboxRow.bulk_update(rows, fields=self.FIELDS)
+                await self.writer.write(job)
             except Exception as exc:
                 # the database cannot be written (read-only, disk full): what was sent stays known
                 # here, so nothing is sent twice; the marks are tried again
@@ -186,21 +201,29 @@ class Marks:
                 self.failing = True
                 for row in rows:
                     self.pending.setdefault(row.id, row)
+                self.stored.pop(self.batches, None)
+                done.set_result(None)  # nobody waits on a database that refuses: they go on
                 await asyncio.sleep(self.PAUSE)
                 continue
             self.failing = False
             for row in rows:
                 if row.id not in self.pending:
                     self.unsettled.discard(row.id)
+            self.stored.pop(self.batches, None)
+            done.set_result(None)
 
     async def drain(self) -> None:
-        """Wait until the marks so far are stored (unless the database refuses them)."""
-        while self.task is not None and not self.task.done() and not self.failing:
-            await asyncio.wait([self.task], timeout=1)
+        """Wait until the marks made so far are stored, or found unstorable: the batch being
+        written, or the next one if marks wait for it."""
+        if self.failing or self.task is None or self.task.done():
+            return
+        await asyncio.shield(self._batch(self.batches + (1 if self.pending else 0)))
 
 
 class Outbox:
-    def __init__(self, now: Callable[[], datetime], sent: Sent | None = None, *, rate: float = 0.0,
+    SLOW = 0.5  # seconds a send may take before it is recorded as being sent
+
+    def __init__(self, now: Callable[[], datetime], writer: Writer, sent: Sent | None = None, *, rate: float = 0.0,
                  timeout: float = 15.0, attempts: int = 5, retry: float = 30.0):
         self.now = now
         self.sent = sent  # told of each action once OneBot accepted it (a time limit may start then)
@@ -218,7 +241,7 @@ class Outbox:
         self.entries: dict[int, Entry] = {}  # every row handed over and not yet sent or given up
         # where its own tasks run: a copy of the context the database was opened in (Service.open)
         self.context: Callable[[], contextvars.Context] = contextvars.Context
-        self.marks = Marks(lambda: self.context())
+        self.marks = Marks(writer, lambda: self.context())
 
     # --- connection ------------------------------------------------------------------------------
     def connect(self, call: Call) -> None:
@@ -387,9 +410,12 @@ class Outbox:
             return "unreachable"
         row.attempts += 1
         row.last_error = TRYING
-        self.marks.add(row)
+        # that it is being sent is stored only if OneBot takes a while to answer: what a crash
+        # interrupts then is looked up before it is sent again; a quick one is just sent again
+        slow = asyncio.get_running_loop().call_later(self.SLOW, self.marks.add, row)
         attempt = asyncio.ensure_future(call(row.action, dict(row.params)))
         done, _ = await asyncio.wait([attempt, lost], timeout=self.timeout, return_when=asyncio.FIRST_COMPLETED)
+        slow.cancel()
         if attempt not in done:
             attempt.cancel()
             entry.in_doubt = True  # no answer in time, or the connection dropped while waiting

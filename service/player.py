@@ -13,11 +13,7 @@ STRANGER = "你好！你不在任何进行中的版杀游戏里，我只为本�
 
 async def seat_of(service: Service, qq: str) -> tuple[Table, SeatRow] | None:
     """The running game this QQ plays in (the latest if several)."""
-    seats = await SeatRow.filter(qq=qq, game__status="running").order_by("-game_id")
-    if not seats:
-        return None
-    t = await service.table(seats[0].game_id)
-    return t, t.seat_of(seats[0].name)
+    return await service.playing(qq)
 
 
 async def private(service: Service, qq: str, text: str, key: str) -> None:

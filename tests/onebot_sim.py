@@ -80,7 +80,7 @@ class Delivered:
 class OneBotSim:
     def __init__(self, self_id: int, token: str, *, friends: set[int] = (), groups: dict[int, Group] | None = None,
                  nicknames: dict[int, str] | None = None, spec: Path = SPEC, history: bool = False,
-                 send_delay: float = 0.0):
+                 send_delay: float = 0.0, first_message_id: int = 50001):
         self.self_id = self_id
         self.token = token
         self.friends: set[int] = set(friends)
@@ -99,10 +99,11 @@ class OneBotSim:
         self.history = history  # whether the message history extensions are there
         self.send_delay = send_delay  # seconds each send takes before it is answered (a slow QQ)
         self.hung: list[Call] = []
+        self.on_delivered: Callable[[Delivered], None] | None = None  # told of each message as it arrives
         self.sent_ids: dict[int, tuple[Target, str, float]] = {}  # message id -> (chat, text, time)
 
         self._ids = itertools.count(1001)
-        self._msg_ids = itertools.count(50001)
+        self._msg_ids = itertools.count(first_message_id)  # another OneBot session: ids go on
         self._requests: dict[str, tuple[str, int, int | None]] = {}  # flag -> (kind, user, group)
         self._ws: ClientConnection | None = None
         self._reader: asyncio.Task | None = None
@@ -273,8 +274,11 @@ class OneBotSim:
             kind = "group" if action == "send_group_msg" or params.get("message_type") == "group" else "private"
             target = (kind, int(params["group_id"] if kind == "group" else params["user_id"]))
             text = "".join(s.get("data", {}).get("text", "") for s in params.get("message") or [] if isinstance(s, dict))
-            self.delivered.append(Delivered(target, text, time.monotonic(), time.time(), connection))
+            delivered = Delivered(target, text, time.monotonic(), time.time(), connection)
+            self.delivered.append(delivered)
             self.inbox.setdefault(target, []).append(text)
+            if self.on_delivered is not None:
+                self.on_delivered(delivered)
             message_id = next(self._msg_ids)
             self.sent_ids[message_id] = (target, text, time.time())
             return {"message_id": message_id}

@@ -1,7 +1,6 @@
 """Team groups: a living member's team skill sent in the group is the team's choice."""
 from __future__ import annotations
 
-from nonebot import on_message
 from nonebot.adapters.onebot.v11 import Bot, GroupMessageEvent
 
 from service import player as playing
@@ -9,11 +8,8 @@ from service.handling import event_key
 
 from .runtime import answer_failure, service
 
-group_chat = on_message(rule=lambda event: isinstance(event, GroupMessageEvent), priority=10, block=True)
 
-
-@group_chat.handle()
-async def _(bot: Bot, event: GroupMessageEvent) -> None:
+async def in_group(bot: Bot, event: GroupMessageEvent) -> None:
     group = str(event.group_id)
     key = event_key(bot.self_id, "group", group, event.message_id)
     if not await service.handling(key, origin=("group", group), sent=event.time):

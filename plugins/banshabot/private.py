@@ -1,20 +1,32 @@
-"""Private chat: directors' commands first, then everyone else's (players and strangers)."""
+"""Messages: private chat (directors' commands first, then everyone else's) and team groups.
+
+One matcher for both kinds: NoneBot checks every matcher's rule for every message, and the kind is
+told apart here at no cost.
+"""
 from __future__ import annotations
 
 from nonebot import on_message
-from nonebot.adapters.onebot.v11 import Bot, PrivateMessageEvent
+from nonebot.adapters.onebot.v11 import Bot, GroupMessageEvent, MessageEvent, PrivateMessageEvent
 
 from service import director as directing
 from service import player as playing
 from service.handling import event_key
 
+from .groups import in_group
 from .runtime import VERSION, answer_failure, service
 
-private_chat = on_message(rule=lambda event: isinstance(event, PrivateMessageEvent), priority=10, block=True)
+messages = on_message(priority=10, block=True)
 
 
-@private_chat.handle()
-async def _(bot: Bot, event: PrivateMessageEvent) -> None:
+@messages.handle()
+async def _(bot: Bot, event: MessageEvent) -> None:
+    if isinstance(event, PrivateMessageEvent):
+        await private(bot, event)
+    elif isinstance(event, GroupMessageEvent):
+        await in_group(bot, event)
+
+
+async def private(bot: Bot, event: PrivateMessageEvent) -> None:
     qq, text = event.get_user_id(), event.get_plaintext()
     key = event_key(bot.self_id, "private", qq, event.message_id)
     if not await service.handling(key, origin=("private", qq), sent=event.time):

@@ -9,8 +9,9 @@ from service.handling import event_key
 
 from .runtime import service
 
-requests = on_request(priority=10, block=True)
-joins = on_notice(rule=lambda event: isinstance(event, GroupIncreaseNoticeEvent), priority=10, block=True)
+# after the messages' matcher (which stops there): a message costs NoneBot no look at these
+requests = on_request(priority=20, block=True)
+joins = on_notice(rule=lambda event: isinstance(event, GroupIncreaseNoticeEvent), priority=20, block=True)
 
 
 @requests.handle()
