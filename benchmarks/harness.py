@@ -186,9 +186,18 @@ async def make_games(url: str, count: int) -> list[int]:
     marked sent, as if OneBot had taken it all): the games' numbers."""
     from tortoise import Tortoise
 
+    from service.db import open_database
+
+    await open_database(url)
+    try:
+        return await _make_games(count)
+    finally:
+        await Tortoise.close_connections()  # its thread would keep the process alive
+
+
+async def _make_games(count: int) -> list[int]:
     from engine import Act, CloseDay
     from service.config import Config
-    from service.db import open_database
     from service.games import Scheduler, Service
     from service.models import OutboxRow
 
@@ -199,7 +208,6 @@ async def make_games(url: str, count: int) -> list[int]:
         def cancel(self, job_id) -> None:
             pass
 
-    await open_database(url)
     service = Service(Config(banshabot_send_rate=0), Later(), lambda: datetime.now(timezone.utc), superusers=set())
     await service.open()
     numbers = []
@@ -217,7 +225,6 @@ async def make_games(url: str, count: int) -> list[int]:
         numbers.append(game)
     service.outbox.forget()
     await OutboxRow.filter(sent_at=None).update(sent_at=datetime.now(timezone.utc))
-    await Tortoise.close_connections()
     return numbers
 
 

@@ -145,6 +145,8 @@ class Lane:
         self.retry_at = 0.0  # monotonic: a failed action waits until then
         self.wake = asyncio.Event()
         self.busy = False  # its first action is being attempted
+        self.calling = False  # OneBot is being called for it
+        self.cut = False  # disconnect() cancelled that call
 
 
 class Marks:
@@ -236,7 +238,6 @@ class Outbox:
         self.limit = RateLimit(rate)
         self.call: Call | None = None  # while OneBot is connected
         self.connected = asyncio.Event()
-        self.lost: asyncio.Future | None = None  # done when the connection goes
         self.lanes: dict[str, Lane] = {}
         self.entries: dict[int, Entry] = {}  # every row handed over and not yet sent or given up
         # where its own tasks run: a copy of the context the database was opened in (Service.open)
@@ -246,15 +247,16 @@ class Outbox:
     # --- connection ------------------------------------------------------------------------------
     def connect(self, call: Call) -> None:
         self.call = call
-        self.lost = asyncio.get_running_loop().create_future()
         self.connected.set()
 
     def disconnect(self) -> None:
         """OneBot went away: what is being sent is in doubt, and nobody waits for the rest."""
         self.call = None
         self.connected.clear()
-        if self.lost is not None and not self.lost.done():
-            self.lost.set_result(None)
+        for lane in self.lanes.values():
+            if lane.calling and lane.task is not None and not lane.cut:
+                lane.cut = True
+                lane.task.cancel()
         for entry in self.entries.values():
             if not entry.attempted.done():
                 entry.attempted.set_result(None)
@@ -369,7 +371,7 @@ class Outbox:
             entry = lane.entries[0]
             lane.busy = True
             try:
-                outcome = await self._attempt(entry)
+                outcome = await self._attempt(entry, lane)
             except asyncio.CancelledError:
                 raise
             except BaseException as exc:  # not a failure to send: whoever waits for it must see it
@@ -399,13 +401,13 @@ class Outbox:
         if self.lanes.get(chat) is lane:
             del self.lanes[chat]
 
-    async def _attempt(self, entry: Entry) -> str:
+    async def _attempt(self, entry: Entry, lane: Lane) -> str:
         row = entry.row
         if (entry.in_doubt or row.last_error == TRYING) and await self._confirmed(row):
             # tried before without an answer (or the bot stopped meanwhile), and it did arrive
             return await self._delivered(entry)
         await self.limit.permit(0 if entry.urgent else 1)
-        call, lost = self.call, self.lost
+        call = self.call
         if call is None:
             return "unreachable"
         row.attempts += 1
@@ -413,16 +415,20 @@ class Outbox:
         # that it is being sent is stored only if OneBot takes a while to answer: what a crash
         # interrupts then is looked up before it is sent again; a quick one is just sent again
         slow = asyncio.get_running_loop().call_later(self.SLOW, self.marks.add, row)
-        attempt = asyncio.ensure_future(call(row.action, dict(row.params)))
-        done, _ = await asyncio.wait([attempt, lost], timeout=self.timeout, return_when=asyncio.FIRST_COMPLETED)
-        slow.cancel()
-        if attempt not in done:
-            attempt.cancel()
-            entry.in_doubt = True  # no answer in time, or the connection dropped while waiting
-            why = "连接中断" if lost in done else f"{self.timeout:g} 秒内没有回应"
-            return await self._failed(entry, why, keep=TRYING)
+        lane.calling = True  # disconnect() cuts the call short: its answer will not come
         try:
-            attempt.result()
+            async with asyncio.timeout(self.timeout):
+                await call(row.action, dict(row.params))
+        except TimeoutError:  # no answer in time: it may have gone out
+            entry.in_doubt = True
+            return await self._failed(entry, f"{self.timeout:g} 秒内没有回应", keep=TRYING)
+        except asyncio.CancelledError:
+            if not lane.cut:
+                raise
+            asyncio.current_task().uncancel()
+            lane.cut = False
+            entry.in_doubt = True  # the connection dropped while waiting for the answer
+            return await self._failed(entry, "连接中断", keep=TRYING)
         except Unreachable:
             row.attempts -= 1
             row.last_error = ""
@@ -435,6 +441,9 @@ class Outbox:
         except Exception as exc:  # the connection failed under the call: it may have gone out
             entry.in_doubt = True
             return await self._failed(entry, f"{type(exc).__name__}: {exc}", keep=TRYING)
+        finally:
+            slow.cancel()
+            lane.calling = False
         return await self._delivered(entry)
 
     async def _confirmed(self, row: OutboxRow) -> bool:
