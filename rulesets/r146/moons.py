@@ -771,6 +771,10 @@ def closing(g: Game) -> None:
     decided."""
     if g.phase == "day":
         ufo_takes(g)
+    # an hour after 开门 has passed by 关门: the hunter's shot and the idiot's pair not sent are let go
+    for pending in [p for p in g.state.pending if p.skill in (FURY, TRIAL)]:
+        g.settle(pending)
+        expire(g, pending)
     s = standing(g)
     for key, deadline in (("birthday_day", _birthday_key), ("leader_day", _leader_key)):
         if s.get(key) == g.state.day_no:
