@@ -997,8 +997,8 @@ def day(run: Run) -> None:
         run.advance(CloseDay(lapse=run.chance(40)))
 
 
-def play(seed: int) -> Run:
-    run = Run(seed)
+def play(seed: int, options: dict | None = None) -> Run:
+    run = Run(seed, options=options)
     while run.s.phase != "over" and run.phases < MAX_PHASES:
         where = (run.s.phase, run.s.night_no, run.s.day_no)
         {"setup": setup, "night": night, "day": day}[run.s.phase](run)
