@@ -297,3 +297,13 @@ def test_the_transcript_lists_the_announced_events():
     proc = subprocess.run([sys.executable, "-m", "engine", "replay", str(path)], capture_output=True, text=True,
                           encoding="utf-8", cwd=path.parents[2])
     assert [m["event"] for m in json.loads(proc.stdout)["moons"]] == ["王对王", "神经错乱", "魔法水晶球"]
+
+
+def test_a_stand_in_at_night_is_published_at_the_next_dawn_not_before():
+    g, _ = to_day_two("试验鸳鸯")
+    run(g, Act("寅", "试验鸳鸯", ["午", "申"]), CloseDay())
+    outs = run(g, Act("乙", "杀人", "午"), Act("甲", "放弃"), Act("庚", "放弃"), Act("辛", "放弃"), Act("壬", "放弃"), ResolveNight())
+    assert not [t for t in notices(outs, "public") if "试验鸳鸯" in t]  # "夜晚期间需要公示的内容全部在下一个白天开始时公布"
+    assert "试验鸳鸯生效：19号 申 代替 17号 午 出局（开门时公示）" in notices(outs, "director")
+    outs = run(g, OpenDay())
+    assert any("昨晚出局：19号 申" in t and "试验鸳鸯生效：19号 申 代替 17号 午 出局" in t for t in notices(outs, "public"))
