@@ -79,6 +79,14 @@ class FactionLoss:
 
 
 @dataclass(frozen=True)
+class Breach:
+    """The director records that `who` broke the rule the day's event sets (146: a ballot posted in the
+    thread on a day of private votes, a word 无我无狼 forbids...); the ruleset gives its consequence."""
+
+    who: str
+
+
+@dataclass(frozen=True)
 class Moon:
     """The director fixes what the next new-moon draw of its kind yields (a draw made outside the bot).
     `start`: for an event that picks players from a seat on (神秘的UFO), the first of them."""
@@ -87,10 +95,10 @@ class Moon:
     start: str | None = None
 
 
-Command = Union[Act, OpenDay, CloseDay, ResolveNight, Ballots, Card, Timeout, FactionLoss, Moon]
+Command = Union[Act, OpenDay, CloseDay, ResolveNight, Ballots, Card, Timeout, FactionLoss, Moon, Breach]
 
 
-_KINDS = {c.__name__: c for c in (Act, OpenDay, CloseDay, ResolveNight, Ballots, Card, Timeout, FactionLoss, Moon)}
+_KINDS = {c.__name__: c for c in (Act, OpenDay, CloseDay, ResolveNight, Ballots, Card, Timeout, FactionLoss, Moon, Breach)}
 
 
 def to_dict(cmd: Command) -> dict:

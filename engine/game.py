@@ -11,7 +11,7 @@ import re
 from fractions import Fraction
 from typing import Any
 
-from .commands import Act, Ballots, Card, CloseDay, Command, FactionLoss, Moon, OpenDay, ResolveNight, Timeout
+from .commands import Act, Ballots, Breach, Card, CloseDay, Command, FactionLoss, Moon, OpenDay, ResolveNight, Timeout
 from .errors import Rejected
 from .events import (
     Announcement,
@@ -89,6 +89,10 @@ class Game:
                 self.lose(cmd.faction)
             case Moon():
                 self.rules.fix_moon(self, cmd.event, cmd.start)
+            case Breach():
+                if self.phase != "day":
+                    raise Rejected("只有白天可以记录违反新月规则")
+                self.rules.breach(self, self.find(cmd.who))
             case _:
                 raise Rejected("无法识别的指令")
         if self.state.phase == "night":
@@ -333,7 +337,10 @@ class Game:
                 raise Rejected("今晚的行动已经结算，不能再发动技能")
             if self.suspended(actor, skill.name):
                 raise Rejected(f"{actor.name} {'今晚' if self.phase == 'night' else '今天'}失去了<{skill.name}>")
-        skill.run(self, actor, cmd.target)
+        if skill.with_text:
+            skill.run(self, actor, cmd.target, cmd.text)
+        else:
+            skill.run(self, actor, cmd.target)
         self.tell("director", f"{self.label(actor)}：{skill.name} {cmd.shown_target}".rstrip())
 
     def _pass(self, actor: Player) -> None:
@@ -573,6 +580,10 @@ class Game:
                 self._continue_settlement(wait=True)
 
     # --- votes --------------------------------------------------------------------------------------
+    def count(self, cmd: Ballots) -> None:
+        """Count a day's ballots from inside another command (146: the private ballots at 关门)."""
+        self._ballots(cmd)
+
     def _ballots(self, cmd: Ballots) -> None:
         s = self.state
         word = "警长竞选" if cmd.kind == "election" else "放逐投票"

@@ -49,6 +49,7 @@ class Skill:
     holders: tuple[str, ...] = ()
     takes_target: bool = True
     targets: int = 1  # how many players one use names (丘比特之箭: two)
+    with_text: bool = False  # `run` also gets the free text sent with it (a private ballot's reason)
 
 
 class Ruleset:
@@ -211,6 +212,14 @@ class Ruleset:
 
     def settled(self, g: "Game") -> None:
         """The night's settlement is complete: every death of it has gone out."""
+
+    def breach(self, g: "Game", p: "Player") -> None:
+        """`Breach`: `p` broke the rule the day's event sets."""
+        raise Rejected("今天没有可以违反的新月规则")
+
+    def day_options(self, g: "Game", name: str) -> list[str]:
+        """What `name` may send today beyond his night slots and the decisions asked of him (`帮助`)."""
+        return []
 
     def fix_moon(self, g: "Game", event: str, start: str | None) -> None:
         """The director fixes the next new-moon draw (`Moon`)."""

@@ -67,6 +67,7 @@ class Day(Phase):
     only_for: dict[str, frozenset[str]] = field(default_factory=dict)
     vote_held: str | None = None  # why today's vote may not be counted now (an event runs the day otherwise)
     private_votes: bool = False  # the ballots are sent to the director privately, not posted in the thread
+    private_ballots: dict[str, tuple[str, str]] = field(default_factory=dict)  # voter -> (target, reason), as sent
     moon: str | None = None  # the new-moon event announced today
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from engine import Act, Ballots, Card, CloseDay, Game, Moon, OpenDay, ResolveNight, Timeout
+from engine import Act, Ballots, Breach, Card, CloseDay, Game, Moon, OpenDay, ResolveNight, Timeout
 from engine.events import DeadlineEnd, DeadlineStart, Feedback, Notice
 from rulesets.r146 import moons
 from test_r146 import R146, ROSTER, notices, run
@@ -307,3 +307,69 @@ def test_a_stand_in_at_night_is_published_at_the_next_dawn_not_before():
     assert "试验鸳鸯生效：19号 申 代替 17号 午 出局（开门时公示）" in notices(outs, "director")
     outs = run(g, OpenDay())
     assert any("昨晚出局：19号 申" in t and "试验鸳鸯生效：19号 申 代替 17号 午 出局" in t for t in notices(outs, "public"))
+
+
+# --- private votes, and breaking an event's rule ------------------------------------------------------
+def test_private_ballots_come_after_the_hunters_shot_may_change_and_are_counted_at_closing():
+    g, _ = to_day_two("猎人的愤怒")
+    assert g.apply(Act("甲", "投票", "午", text="他很可疑")).error == "猎人的愤怒：猎人开枪之后才进入投票阶段"
+    run(g, Act("丑", "猎人的愤怒", "戊"))
+    assert g.apply(Act("甲", "投票", "午")).error == "请附上投票理由：发送“投票 角色 理由”"
+    assert "已出局" in g.apply(Act("甲", "投票", "戊", text="x")).error
+    outs = run(g, Act("甲", "投票", "午", text="他很可疑"), Act("乙", "投票", "午", text="跟票"), Act("辛", "投票", "甲", text="狼王"))
+    assert notices(outs, "player:甲") == ["已收到：投票 17号 午（理由：他很可疑）。关门前可以改票：重新发送即可。"]
+    outs = run(g, Act("甲", "投票", "弃权", text="想想"))
+    assert notices(outs, "player:甲") == ["已改为：投票 弃权（理由：想想）。关门前可以改票：重新发送即可。"]
+    outs = run(g, CloseDay())
+    assert g.state.tallies[-1] == {"phase": "day", "number": 2, "kind": "exile", "counts": {"午": 1, "甲": 2.5}, "result": "甲"}
+    summary = next(t for t in notices(outs, "public") if "私聊投票汇总" in t)
+    assert summary == "第2天私聊投票汇总：\n2号 乙 → 17号 午：跟票\n8号 辛 → 1号 甲：狼王\n1号 甲 → 弃权：想想"
+
+
+def test_a_private_ballot_on_an_ordinary_day_is_refused():
+    g, _ = to_day_two("王对王")
+    assert g.apply(Act("甲", "投票", "癸", text="王对王")).error == "今天不是私聊投票日：请在投票帖投票"
+
+
+def test_a_ballot_posted_in_the_thread_on_a_private_day_is_void_and_the_director_gives_the_card():
+    g, _ = to_day_two("猎人的愤怒")
+    run(g, Act("丑", "猎人的愤怒", "戊"), Act("甲", "投票", "午", text="x"))
+    outs = run(g, Breach("甲"))
+    assert notices(outs, "player:甲") == ["你在投票帖回帖投票：今天须私聊导演投票，你今天的投票作废。"]
+    assert any("规则记黄牌一张（请发送“发牌 黄牌 甲”）" in t for t in notices(outs, "director"))
+    assert g.state.day.private_ballots == {}
+    assert "作废" in g.apply(Act("甲", "投票", "午", text="再投")).error
+
+
+def test_breaking_a_small_events_rule_is_the_directors_card_or_a_void_ballot():
+    g = game(["无我无狼", "英语考试"])
+    to_day_one(g)
+    run(g, CloseDay(), OpenDay())
+    assert "没有可以违反的新月规则" in g.apply(Breach("乙")).error  # day 2 has no event
+    run(g, Ballots("exile", (("甲", "亥"),)), Moon("无我无狼"), Act("午", "辅策", 1), CloseDay(), OpenDay())
+    assert g.state.day.moon == "无我无狼"
+    outs = run(g, Breach("乙"))
+    assert notices(outs, "player:乙") == ["你在讨论中使用了“我”或“狼”（无我无狼）：你今天的投票无效。"]
+    run(g, Ballots("exile", (("乙", "申"), ("丙", "申"))))
+    assert g.state.tallies[-1]["counts"] == {"申": 1}
+
+
+def test_breaking_the_english_exam_doubles_the_time_then_costs_a_blue_card():
+    g = game(["英语考试"])
+    run(g, Moon("英语考试"))
+    to_day_one(g)
+    run(g, CloseDay(), OpenDay(), Ballots("exile", (("甲", "亥"),)), Act("午", "辅策", 1), CloseDay(), OpenDay())
+    first, second = run(g, Breach("乙"), Breach("乙"))
+    assert "初次违反英语考试：规则令其时间翻倍至12小时（加速则为6小时）" in first.events[0].text
+    assert "再次违反英语考试：规则处蓝牌一张（请发送“发牌 蓝牌 乙”）" in second.events[0].text
+
+
+def test_help_lists_what_an_event_lets_a_player_send_today():
+    g, _ = to_day_two("狼王的生日")
+    assert R146.day_options(g, "乙") == ["狼群可以启动<狼王的生日>：发送“狼王的生日”（开门后1小时内）"]
+    assert R146.day_options(g, "午") == []
+    g, _ = to_day_two("信用担保")
+    assert R146.day_options(g, "辛") == ["轮到你担保：发送“担保 座位号”"]
+    g, _ = to_day_two("猎人的愤怒")
+    run(g, Act("丑", "猎人的愤怒", "戊"))
+    assert R146.day_options(g, "甲") == ["私聊投票：发送“投票 角色 理由”（关门前可以改票）"]

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Callable
 
+from engine.commands import Ballots
 from engine.errors import Rejected
 from engine.events import DeadlineEnd
 from engine.game import Game
@@ -700,6 +701,106 @@ DISCONTENT_MOON = Moon(DISCONTENT, True, "从公布时间到下一个游戏日�
     "由于对糟糕的投票结果感到失望，村民们无法克制追求正义的欲望，大家决定再发起一轮投票。\n"
     "事件发生后，若当天第一轮被投票出局的角色为村民，当天立即进行第二轮投票，投票期间所有角色不参与讨论。这轮投票持续一天，且必须通过QQ私聊"
     "给导演自己想要投票的对象与理由，在投票帖回帖投票者算作废票，并记作一张黄牌。统计投票阶段，导演会汇总所有玩家的投票及理由，并公示在投票帖中。"), discontent)
+
+
+# --- the private votes of 猎人的愤怒 and 不满情绪 -------------------------------------------------------------
+PRIVATE_BALLOT = "投票"
+
+
+def private_ballot(g: Game, actor: Player, target, reason: str | None) -> None:
+    # "这轮投票持续一天，且必须通过QQ私聊给法官自己想要投票的对象与理由" — until the day closes, and a new ballot
+    # replaces the one before (the thread's "改票" rules are for ballots posted there)
+    day = g.state.day
+    if not day.private_votes:
+        raise Rejected("今天不是私聊投票日：请在投票帖投票")
+    if day.vote_held:
+        raise Rejected(day.vote_held)
+    if day.counted.count("exile") >= day.rounds.get("exile", 1):
+        raise Rejected("今天的私聊投票已经统计，不能再投票或改票")
+    if target is None:
+        raise Rejected("请发送“投票 角色 理由”（弃权：“投票 弃权 理由”）")
+    t = "弃权" if str(target).strip() == "弃权" else g.find(target).name
+    if problem := g.rules.ballot_problem(g, "exile", actor.name, t):
+        raise Rejected(problem)
+    why = (reason or "").strip()
+    if not why:
+        raise Rejected("请附上投票理由：发送“投票 角色 理由”")
+    changed = day.private_ballots.pop(actor.name, None) is not None
+    day.private_ballots[actor.name] = (t, why)  # a changed ballot counts as posted when it was changed
+    shown = t if t == "弃权" else g.label(g.state.player(t))
+    g.tell(f"player:{actor.name}", f"已{'改为' if changed else '收到'}：投票 {shown}（理由：{why}）。关门前可以改票：重新发送即可。")
+
+
+def count_private(g: Game) -> None:
+    """关门 counts the day's private ballots ("统计投票阶段") if the director has not."""
+    day = g.state.day
+    if day.private_votes and day.private_ballots and not day.vote_held and day.counted.count("exile") < day.rounds.get("exile", 1):
+        g.count(Ballots("exile", tuple((voter, t) for voter, (t, _) in day.private_ballots.items())))
+
+
+def publish_private(g: Game, kind: str, counted: list) -> None:
+    # "统计投票阶段，法官会汇总所有玩家的投票及理由，并公示在投票贴中"
+    day = g.state.day
+    if kind != "exile" or not day.private_votes or not day.private_ballots:
+        return
+    valid = {voter for voter, _, _ in counted}
+    lines = []
+    for voter, (t, why) in day.private_ballots.items():
+        shown = t if t == "弃权" else g.label(g.state.player(t))
+        lines.append(f"{g.label(g.state.player(voter))} → {shown}：{why}" + ("" if voter in valid else "（无效）"))
+    g.tell("public", f"第{g.state.day_no}天私聊投票汇总：\n" + "\n".join(lines))
+
+
+def breach(g: Game, p: Player) -> None:
+    """`违规`: the director records that `p` broke the rule the day's event sets."""
+    day = g.state.day
+    director, player = "director", f"player:{p.name}"
+    if day.private_votes:
+        # "在投票贴回贴投票者算作废票，并记作一张黄牌"
+        day.may_not_vote[p.name] = "在投票帖回帖投票（今天须私聊导演投票），算作废票"
+        day.private_ballots.pop(p.name, None)
+        g.tell(player, "你在投票帖回帖投票：今天须私聊导演投票，你今天的投票作废。")
+        g.tell(director, f"{g.label(p)} 在投票帖回帖投票：今天的投票作废；规则记黄牌一张（请发送“发牌 黄牌 {p.name}”）。")
+    elif day.moon == "无我无狼":
+        # "所有讨论人不得使用”我“以及”狼“这两个汉字。违反规定者，当日投票无效。"
+        day.may_not_vote[p.name] = "无我无狼：使用了“我”或“狼”，当日投票无效"
+        g.tell(player, "你在讨论中使用了“我”或“狼”（无我无狼）：你今天的投票无效。")
+        g.tell(director, f"{g.label(p)} 违反无我无狼：当日投票无效。")
+    elif day.moon in ("英语考试", "古文考试"):
+        # "初次违反规定者，导演将令其使用英语的时间翻倍至12小时（加速则为6小时）。再次违反规定者，处蓝牌一张且禁言直至12（或6）小时结束。"
+        times = standing(g).setdefault("breaches", {})
+        key = f"{g.state.day_no}:{p.name}"
+        times[key] = times.get(key, 0) + 1
+        if times[key] == 1:
+            g.tell(director, f"{g.label(p)} 初次违反{day.moon}：规则令其时间翻倍至12小时（加速则为6小时），请在讨论帖公示。")
+        else:
+            g.tell(director, f"{g.label(p)} 再次违反{day.moon}：规则处蓝牌一张（请发送“发牌 蓝牌 {p.name}”）且禁言直至12（或6）小时结束。")
+    elif day.moon == "赞美小居":
+        g.tell(director, f"{g.label(p)} 违反赞美小居：规则令其在下一讨论日只能使用动物叫声进行发言，请在讨论帖公示。")
+    elif day.moon == "giegie加油":
+        g.tell(director, f"{g.label(p)} 违反giegie加油：规则处蓝牌一张（请发送“发牌 蓝牌 {p.name}”）。")
+    else:
+        raise Rejected("今天没有可以违反的新月规则（私聊投票日、无我无狼、英语考试、赞美小居、giegie加油、古文考试）")
+
+
+def day_options(g: Game, name: str) -> list[str]:
+    """What `name` may send today because of an event (for `帮助`)."""
+    s, held_ = g.state, held(g)
+    p = s.player(name)
+    if g.phase != "day" or not p.alive:
+        return []
+    day, out = s.day, []
+    if day.private_votes and not day.vote_held and day.counted.count("exile") < day.rounds.get("exile", 1):
+        out.append("私聊投票：发送“投票 角色 理由”（关门前可以改票）")
+    if name in s.teams.get(PACK, []):
+        if held_.get("birthday_day") == s.day_no:
+            out.append(f"狼群可以启动<{BIRTHDAY}>：发送“{BIRTHDAY}”（开门后1小时内）")
+        if held_.get("leader_day") == s.day_no:
+            out.append(f"狼群可以选举首领：发送“{LEADER} 座位号”（关门前）")
+    st = held_.get("guarantee")
+    if st and st["day"] == s.day_no and not st.get("done") and name == (st["chain"][-1] if st["chain"] else s.sheriff):
+        out.append("轮到你担保：发送“担保 座位号”")
+    return out
 
 
 # --- 单数日小新月: "此类新月对场面局势影响极小。仅作娱乐使用。每个新月可出现最多两次。" Their penalties are the director's. ----

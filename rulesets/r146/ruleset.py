@@ -319,6 +319,7 @@ class R146(Ruleset):
             Skill(moons.HUNT, "night", moons.hunt, holders=(moons.LEADER,)),
             Skill("报复", "decision", moons.revenge),
             Skill("担保", "day", moons.vouch),
+            Skill(moons.PRIVATE_BALLOT, "day", moons.private_ballot, with_text=True),
             Skill(moons.MEDIUM, "night", moons.medium, holders=("招魂术",)),
             Skill(moons.DIGITS, "decision", moons.digit, aliases=("UFO",)),
             Skill(moons.TRIAL, "decision", moons.pair, aliases=("鸳鸯",), targets=2),
@@ -485,11 +486,13 @@ class R146(Ruleset):
             event.begins(g)
 
     def closing(self, g: Game) -> None:
+        moons.count_private(g)
         moons.guarantee_closes(g)
         draws.ask(g)  # a day that ends without its vote counted: the draw is asked at 关门
         moons.closing(g)
 
     def counted(self, g: Game, kind: str, ballots: list, result: str | None) -> None:
+        moons.publish_private(g, kind, ballots)
         moons.second_round(g, kind, result)
         day = g.state.day
         if kind == "exile" and day.counted.count("exile") >= day.rounds.get("exile", 1):
@@ -522,6 +525,12 @@ class R146(Ruleset):
 
     def fix_moon(self, g: Game, event: str, start: str | None) -> None:
         draws.fix(g, event, start)
+
+    def breach(self, g: Game, p: Player) -> None:
+        moons.breach(g, p)
+
+    def day_options(self, g: Game, name: str) -> list[str]:
+        return moons.day_options(g, name)
 
     def configure(self, options: dict) -> dict:
         return {"moons": draws.configure(options.get("moons"))}
