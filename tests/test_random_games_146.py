@@ -52,7 +52,7 @@ from typing import Any
 
 import pytest
 
-from engine import Act, Ballots, Card, CloseDay, FactionLoss, Moon, OpenDay, ResolveNight, Timeout
+from engine import Act, Ballots, Breach, Card, CloseDay, FactionLoss, Moon, OpenDay, ResolveNight, Timeout
 from engine.events import Announcement, Notice
 from engine.votes import first_to_reach
 from random_play import Broken, Chooser, Play, any_actor, any_target, explain, show, some_noise
@@ -188,9 +188,15 @@ class Run(Play):
             "seance": bool(held.get("seance")),
             "kings": self.kings.get(s.day_no) if s.phase == "day" and s.day.moon == "王对王" else None,
             "peeked": {f["to"] for f in s.feedback if f["skill"] == "窥月" and s.phase == "night" and f["number"] == s.night_no},
+            # the ballots sent privately today, in the order they count
+            "private": tuple((v, t) for v, (t, _) in s.day.private_ballots.items()) if s.phase == "day" else (),
         }
 
     def check_accepted(self, cmd: Any, out, ctx: dict) -> None:
+        if isinstance(cmd, CloseDay) and len(self.s.tallies) > ctx["tallies"]:
+            # "统计投票阶段": the private ballots counted at 关门, as any count of them would be
+            self.seen["private count"] += 1
+            self.check_ballots(Ballots("exile", ctx["private"]), out, ctx)
         self._note_published(out)
         self._note_phase(cmd, ctx)
         self._check_night(cmd, ctx)
@@ -586,8 +592,8 @@ class Run(Play):
                     self.seen[f"moon:{m['event']}"] += 1
             morning = s.announcements[-1] if s.announcements and s.announcements[-1]["number"] == s.day_no else {}
             self.seen.update(k for k in ("crystal", "speaks") if k in morning)
-        if isinstance(cmd, Ballots) and [t["number"] for t in s.tallies[-2:]] == [s.day_no] * 2 and cmd.kind == "exile":
-            self.seen["second round"] += 1
+        if len(s.tallies) > ctx["tallies"] and [(t["number"], t["kind"]) for t in s.tallies[-2:]] == [(ctx["where"][2], "exile")] * 2:
+            self.seen["second round"] += 1  # 不满情绪's, pasted or counted at 关门
         if isinstance(cmd, Moon):
             self.seen["moon fixed"] += 1
         if self.elder_valid and any(p.role == "长老" and p.alive for p in s.players):
@@ -642,7 +648,10 @@ def noise(run: Run) -> None:
     elif k == 15:
         run.do(Act(any_actor(run), "投降", run.ch.pick([None, None, "拒绝"])))
     elif k == 16:
-        run.do(FactionLoss(run.ch.pick(["黑情侣阵营", "黑情侣阵营", "女鬼阵营", VILLAGE]) if run.chance(85) else WOLVES))
+        if run.chance(30):  # the director records a breach of the day's event rule (most days have none)
+            run.do(Breach(run.ch.pick(run.names + ["无名氏"])))
+        else:
+            run.do(FactionLoss(run.ch.pick(["黑情侣阵营", "黑情侣阵营", "女鬼阵营", VILLAGE]) if run.chance(85) else WOLVES))
     else:  # a decision nobody asked for, or one that is asked, from the wrong player or at a bad target
         asked = [p.who for p in s.pending]
         who = run.ch.pick(asked) if asked and run.chance(50) else any_actor(run)
@@ -875,6 +884,16 @@ def draw_step(run: Run, who: str, skill: str) -> None:
     run.do(Act(who, skill, run.ch.pick([run.ch.int(1, max(n, 1))] * 4 + [0, n + 1, "一"])))
 
 
+def private_votes(run: Run) -> None:
+    """猎人的愤怒's vote and 不满情绪's second round: ballots sent privately with a reason, some changed,
+    some the rules refuse."""
+    for voter in run.ch.r.sample(run.names, run.ch.r.randrange(len(run.names))):
+        if run.s.phase != "day":
+            return
+        target = prey(run) if run.chance(75) else run.ch.pick(run.names + ["弃权", "无名氏"])
+        run.do(Act(voter, "投票", target, text=run.ch.pick(["理由", "跟票", "", None]) if run.chance(20) else "理由"))
+
+
 def moon_day(run: Run) -> None:
     """The pack's decisions of 狼王的生日 and 狼族首领, and 信用担保's chain, taken (or not) at random."""
     held, day_no = run.held(), run.s.day_no
@@ -978,6 +997,10 @@ def day(run: Run) -> None:
             day_ = run.s.day
             if not here() or kind not in day_.votes or day_.counted.count(kind) >= day_.rounds.get(kind, 1) or not run.chance(92):
                 break
+            if kind == "exile" and day_.private_votes and not day_.vote_held:
+                private_votes(run)
+                if run.chance(60):
+                    break  # counted at 关门
             ballots(run, kind)
             if here() and run.chance(8):
                 ballots(run, kind)  # counted already: refused
@@ -1048,7 +1071,7 @@ def test_the_random_games_drive_every_rule_of_146():
         *(f"kind:{k}" for k in KINDS), "black lovers",
         *(f"act:{w}" for w in ("丘比特之箭", "救治", "杀人", "冲锋", "救药", "毒药", "预言", "最后一枪", "殉职", "任命", "装傻", "遗言", "投降", "放弃",
                                "决策", "辅策", "占卜", "猎人的愤怒", "狼王的生日", "狼族首领", "捕猎", "报复", "担保", "灵媒", "数字", "试验鸳鸯")),
-        *(f"moon:{m}" for m in BIG + SMALL), "crystal", "speaks", "second round", "moon fixed",
+        *(f"moon:{m}" for m in BIG + SMALL), "crystal", "speaks", "second round", "moon fixed", "private count", "act:投票",
         *(f"death:{c}" for c in ("猎人的愤怒", "神秘的UFO", "试验鸳鸯", "捕猎", "报复")),
         "night shot", "day shot", "widow kill", "dead acted", "red card", "Timeout", "FactionLoss", "ResolveNight",
         *(f"death:{c}" for c in ("投票", "杀人", "冲锋", "毒药", "救治", "最后一枪", "殉情", "红牌")),
