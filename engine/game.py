@@ -273,8 +273,8 @@ class Game:
                 key = f"{LAST_WORDS}:{name}"
                 if same_day:
                     self.state.carry.setdefault("words_today", []).append(name)
-                when = "收到后当天公示" if same_day else "将在下一个白天开始时公示"
-                self.tell(f"player:{name}", f"你已出局，可以留下遗言：发送“遗言 内容”（可多行），下一个白天开始前有效，{when}。遗言中禁止使用Discuz!代码。")
+                when = "，收到后当天公示" if same_day else ""
+                self.tell(f"player:{name}", f"你已出局，可以留下遗言：发送“遗言 内容”（可多行），下一个白天开始前有效{when}。遗言中禁止使用Discuz!代码。")
                 self.emit(DeadlineStart(key, (name,), LAST_WORDS, "open", 0))
 
     def owes_last_words(self, name: str) -> bool:
