@@ -4,9 +4,22 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone
 
 from engine import Game
+from engine.game import DISCUZ
 from engine.ruleset import Ruleset
 
 CHINA = timezone(timedelta(hours=8))
+
+
+def forum_safe(text: str) -> str:
+    """Text for the forum with every Discuz! code in it shown as written instead of applied (a tag's
+    opening bracket becomes a full-width one): what the director pastes links, shows and hides
+    nothing a player wrote."""
+    return DISCUZ.sub(lambda tag: "［" + tag.group(0)[1:], text)
+
+
+def trouble(what: str) -> str:
+    """The answer when something unexpected broke while handling a message: nothing was done."""
+    return f"抱歉，处理{what}时出错了：它没有生效，游戏保持原样，导演已收到通知。请稍后再试，或联系导演。"
 
 
 def clock(at: datetime | None) -> str:
