@@ -17,7 +17,7 @@ from rulesets import RULESETS
 from . import groups, parse
 from .games import Service, ServiceError, Table
 from .models import CommandRow, DeadlineRow, GameRow, SeatRow
-from .texts import CHINA, brief, clock, director_status, forum_safe, trouble, until
+from .texts import CHINA, brief, clock, director_status, forum_safe, until
 
 log = logging.getLogger(__name__)
 
@@ -103,12 +103,12 @@ async def _command(service: Service, qq: str, word: str, rest: str, chosen: int 
         return await COMMANDS[word](service, t, qq, rest, side)
     except (ServiceError, parse.ParseError, groups.Unreachable):
         raise
-    except Exception:
+    except Exception as exc:
         # whatever broke, the game is as stored: the copy in memory may be half changed
         log.exception("director command %r of game %s failed", word, t.row.id)
         if service.tables.get(t.row.id) is t:
             service.tables.pop(t.row.id)
-        return trouble("这条指令")
+        return f"出错了：“{word}”没有执行，游戏保持原样（{type(exc).__name__}，详见日志）。请稍后再试。"
 
 
 async def _mine(qq: str) -> list[GameRow]:

@@ -110,7 +110,7 @@ def _word_and_arg(body: str) -> tuple[str, str]:
 # --- votes ----------------------------------------------------------------------------------------
 # Every vote parser below reads its text once, left to right (a long paste cannot freeze the bot).
 _PUNCT = str.maketrans({"：": ":", "，": ",", "（": "(", "）": ")", "　": " "})
-_SEPARATORS = (":", "：", ">", "->", "→")  # between voter and target in a compact list
+_SEPARATOR = re.compile(r"->|[:：>→]")  # between voter and target in a compact list
 
 
 @dataclass
@@ -227,7 +227,8 @@ def _target(labelled: tuple[str, str | None], known: set[str], poster: str, resu
 
 def _separator(word: str, at: int) -> int:
     """The length of the voter/target separator `word` has at `at` (0: none)."""
-    return next((len(s) for s in _SEPARATORS if word.startswith(s, at)), 0)
+    found = _SEPARATOR.match(word, at)
+    return len(found.group()) if found else 0
 
 
 def _pairs(text: str) -> list[tuple[str, str]]:
@@ -240,9 +241,8 @@ def _pairs(text: str) -> list[tuple[str, str]]:
     i = 0
     while i < len(words):
         word = words[i]
-        cut = next((at for at in range(1, len(word)) if _separator(word, at)), None)
-        if cut is not None:
-            voter, rest, i = word[:cut], word[cut + _separator(word, cut):], i + 1
+        if cut := _SEPARATOR.search(word, 1):
+            voter, rest, i = word[:cut.start()], word[cut.end():], i + 1
         elif i + 1 < len(words) and _separator(words[i + 1], 0):
             voter, rest, i = word, words[i + 1][_separator(words[i + 1], 0):], i + 2
         else:

@@ -9,7 +9,7 @@ from engine.typed import quoted
 from . import groups, parse
 from .games import Address, Service, Table
 from .models import SeatRow
-from .texts import clock, player_status, trouble, until
+from .texts import TROUBLE, clock, player_status, until
 
 log = logging.getLogger(__name__)
 
@@ -106,7 +106,7 @@ async def _broke(service: Service, t: Table, sender: Address, what: str, text: s
     log.exception("handling %s of game %s failed", what, t.row.id)
     if service.tables.get(t.row.id) is t:
         service.tables.pop(t.row.id)
-    await service.queue(sender, trouble("这条消息"), t.row.id)
+    await service.queue(sender, TROUBLE, t.row.id)
     await service.tell_directors(t, f"出错了：{what}未能处理，没有生效，游戏保持原样。消息开头：{quoted(text)}")
     await service.delivered()
 

@@ -17,9 +17,8 @@ def forum_safe(text: str) -> str:
     return DISCUZ.sub(lambda tag: "［" + tag.group(0)[1:], text)
 
 
-def trouble(what: str) -> str:
-    """The answer when something unexpected broke while handling a message: nothing was done."""
-    return f"抱歉，处理{what}时出错了：它没有生效，游戏保持原样，导演已收到通知。请稍后再试，或联系导演。"
+# the answer to a message whose handling broke unexpectedly: nothing was done
+TROUBLE = "抱歉，处理这条消息时出错了：它没有生效，游戏保持原样，导演已收到通知。请稍后再试，或联系导演。"
 
 
 def clock(at: datetime | None) -> str:

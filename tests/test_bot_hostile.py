@@ -36,12 +36,11 @@ from bot_helpers import (
 from engine import Ballots, CloseDay, FactionLoss, OpenDay
 from service import parse
 from service.models import CommandRow, GameRow, OutboxRow, PoolGroupRow, SeatRow, TeamRow
-from service.texts import trouble
+from service.texts import TROUBLE
 
 pytestmark = pytest.mark.usefixtures("clean")
 
 NOT_FOUND = "，请发送座位号或角色名"
-SORRY = trouble("这条消息")
 TWENTY_ONE_DIGITS = "123456789012345678901"
 
 
@@ -143,7 +142,7 @@ async def test_a_substitution_that_fails_changes_nothing(app: App, banshabot, mo
 
     with monkeypatch.context() as patched:
         patched.setattr(groups, "replaced", broken)
-        await sends(app, DIRECTOR, "替补 果果 30001", trouble("这条指令"))
+        await sends(app, DIRECTOR, "替补 果果 30001", "出错了：“替补”没有执行，游戏保持原样（RuntimeError，详见日志）。请稍后再试。")
     assert await stored() == before
     assert (await service.table(1)).seat_of("果果").qq == str(QQ["果果"])
     assert not await OutboxRow.filter(sent_at=None).exists()
@@ -176,7 +175,7 @@ async def test_an_unexpected_error_answers_the_player_tells_the_director_and_kee
         patched.setattr(rules, "route_feedback", broken)
         async with chat(app) as (ctx, bot):
             ctx.receive_event(bot, private(QQ["西瓜"], "预言 1"))
-            says(ctx, QQ["西瓜"], SORRY)
+            says(ctx, QQ["西瓜"], TROUBLE)
             says(ctx, DIRECTOR, "出错了：5号 西瓜（QQ 20005）的私聊消息未能处理，没有生效，游戏保持原样。消息开头：预言 1")
     assert (await service.table(1)).game.night.actions == {}
     async with chat(app) as (ctx, bot):  # nothing of it was kept: the seer can check now
@@ -197,7 +196,7 @@ async def test_an_unexpected_error_in_the_group_is_answered_there(app: App, bans
     monkeypatch.setattr(parse, "player_text", broken)
     async with chat(app) as (ctx, bot):
         ctx.receive_event(bot, in_group(GROUP, QQ["果果"], "杀人 5"))
-        posts(ctx, GROUP, SORRY)
+        posts(ctx, GROUP, TROUBLE)
         says(ctx, DIRECTOR, "出错了：1号 果果（QQ 20001）在队伍群里的消息未能处理，没有生效，游戏保持原样。消息开头：杀人 5")
 
 
@@ -212,7 +211,7 @@ async def test_an_error_before_any_game_is_found_still_answers(app: App, banshab
     monkeypatch.setattr(playing, "seat_of", broken)
     async with chat(app) as (ctx, bot):
         ctx.receive_event(bot, private(QQ["草莓"], "诽谤 1"))
-        says(ctx, QQ["草莓"], SORRY)
+        says(ctx, QQ["草莓"], TROUBLE)
         says(ctx, DIRECTOR, "出错了：QQ 20007 的私聊消息（开头：诽谤 1）未能处理，没有生效。请查看日志。")
 
 
@@ -228,7 +227,7 @@ async def test_an_unexpected_error_in_a_director_command_is_answered(app: App, b
         raise RuntimeError("a bug")
 
     monkeypatch.setitem(directing.COMMANDS, "关门", broken)
-    await sends(app, DIRECTOR, "关门", trouble("这条指令"))
+    await sends(app, DIRECTOR, "关门", "出错了：“关门”没有执行，游戏保持原样（RuntimeError，详见日志）。请稍后再试。")
     assert await stored() == before
     assert (await service.table(1)).row.closed_at is None
 

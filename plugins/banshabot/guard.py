@@ -13,7 +13,7 @@ from nonebot import logger
 from nonebot.adapters.onebot.v11 import Bot, Event, GroupMessageEvent, Message, MessageEvent, MessageSegment, PrivateMessageEvent
 
 from engine.typed import quoted
-from service.texts import trouble
+from service.texts import TROUBLE
 
 from .runtime import service
 
@@ -40,7 +40,7 @@ async def _tell(bot: Bot, event: Event) -> None:
     what = _what(event)
     try:
         if isinstance(event, PrivateMessageEvent):
-            await bot.send_private_msg(user_id=event.user_id, message=_text(trouble("这条消息")))
+            await bot.send_private_msg(user_id=event.user_id, message=_text(TROUBLE))
         for director in sorted(service.superusers - {sender}):
             await bot.send_private_msg(user_id=int(director), message=_text(f"出错了：{what}未能处理，没有生效。请查看日志。"))
     except Exception:  # OneBot is gone too: the log is all that is left
