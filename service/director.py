@@ -47,6 +47,7 @@ class QQSide:
     friends: Friends
     members: groups.Members | None = None
 
+
 # what a finished game still answers; every other command would change it
 READ_ONLY = {"状态", "日志", "检查"}
 ANY_TIME = {"帮助", "导演帮助", "新游戏", "群池", "游戏"}  # commands that need no game

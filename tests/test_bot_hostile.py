@@ -219,7 +219,7 @@ async def test_an_unexpected_error_in_a_director_command_is_answered(app: App, b
     from service import director as directing
 
     service = banshabot.service
-    t = await running_game(service)
+    await running_game(service)
     before = await stored()
 
     async def broken(service, t, *args):

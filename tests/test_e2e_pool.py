@@ -12,7 +12,7 @@ import asyncio
 import pytest
 
 from onebot_sim import Group, OneBotSim
-from test_e2e import DIRECTOR, INVITED, QQ, ROSTER, SELF_ID, STRANGER, TOKEN, WAIT, Table, bots, connect  # noqa: F401
+from test_e2e import INVITED, QQ, ROSTER, SELF_ID, STRANGER, TOKEN, WAIT, Table, bots, connect  # noqa: F401
 
 OWNER = 3300000005  # owns a group the bot only administers
 
