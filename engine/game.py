@@ -27,14 +27,17 @@ from .events import (
 )
 from .ruleset import Ruleset
 from .state import Day, GameState, Night, Pending, Phase, Player, SeededRandom
+from .typed import number, quoted
 from .votes import count
 
 PASS = "放弃"
 LAST_WORDS = "遗言"
 SURRENDER = "投降"
 ABSTAIN = "弃权"
+LAST_WORDS_LIMIT = 2000  # characters: what a player can have published in the 开门 post
+SEAT_DIGITS = 3
 CARD_UPGRADE = {"蓝牌": "黄牌", "黄牌": "红牌"}
-DISCUZ = re.compile(r"\[/?(?:b|i|u|s|color|size|font|url|img|quote|code|hide|align|list|table|tr|td|float|media|audio|flash|email|backcolor|p|hr|\*)(?:=[^\]]*)?\]", re.I)
+DISCUZ = re.compile(r"\[/?(?:b|i|u|s|color|size|font|url|img|quote|code|hide|align|list|table|tr|td|float|media|audio|flash|email|backcolor|p|hr|attach|attachimg|free|index|indent|sub|sup|qq|password|\*)(?:=[^\]]*)?\]", re.I)
 
 
 class Game:
@@ -136,13 +139,14 @@ class Game:
     def find(self, spec: Any) -> Player:
         """A player by seat number or character name."""
         text = str(spec).strip() if spec is not None else ""
-        if text.isdigit():
+        seat = number(text, SEAT_DIGITS)
+        if seat is not None:
             for p in self.state.players:
-                if p.seat == int(text):
+                if p.seat == seat:
                     return p
         p = self.state.player(text)
         if p is None:
-            raise Rejected(f"没有找到角色「{text}」，请发送座位号或角色名")
+            raise Rejected(f"没有找到角色「{quoted(text)}」，请发送座位号或角色名")
         return p
 
     def living_target(self, spec: Any, skill: str) -> Player:
@@ -370,6 +374,8 @@ class Game:
         words = "" if text is None else str(text)
         if not words.strip():
             raise Rejected("遗言是空的：请发送“遗言 内容”，或发送“放弃”放弃遗言")
+        if len(words) > LAST_WORDS_LIMIT:
+            raise Rejected(f"遗言太长：{len(words)}字，最多{LAST_WORDS_LIMIT}字。请删减后重新发送“遗言 内容”")
         self.state.last_words[actor.name] = words
         self.emit(DeadlineEnd(f"{LAST_WORDS}:{actor.name}"))
         today = actor.name in self.state.carry.get("words_today", [])

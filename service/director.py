@@ -1,18 +1,25 @@
 """The director's private-chat commands. Every answer goes out through the outbox."""
 from __future__ import annotations
 
+import logging
 import re
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Awaitable, Callable
 
+from tortoise.transactions import in_transaction
+
 from engine import Act, Ballots, Card, CloseDay, FactionLoss, OpenDay, ResolveNight, Timeout
 from engine.commands import from_dict
+from engine.typed import number, quoted
 from rulesets import RULESETS
 
 from . import groups, parse
 from .games import Service, ServiceError, Table
 from .models import CommandRow, DeadlineRow, GameRow, SeatRow
-from .texts import CHINA, clock, director_status, until
+from .texts import CHINA, brief, clock, director_status, forum_safe, until
+
+log = logging.getLogger(__name__)
 
 HELP = """导演指令（私聊发送；多局同时进行时在指令前加“#编号 ”指定游戏）：
 新游戏 规则 [标题] —— 规则：{rulesets}
@@ -33,41 +40,76 @@ HELP = """导演指令（私聊发送；多局同时进行时在指令前加“#
 Friends = Callable[[], Awaitable[set[str]]]
 
 
-async def handle(service: Service, qq: str, text: str, friends: Friends) -> str | None:
-    """Run one director command; returns the reply (None: not a director command)."""
+@dataclass(frozen=True)
+class QQSide:
+    """What a command may ask OneBot: the bot's friends, a group's members (None: not available)."""
+
+    friends: Friends
+    members: groups.Members | None = None
+
+
+# what a finished game still answers; every other command would change it
+READ_ONLY = {"状态", "日志", "检查"}
+ANY_TIME = {"帮助", "导演帮助", "新游戏", "群池", "游戏"}  # commands that need no game
+NO_ONEBOT = "现在连不上QQ（OneBot），无法检查队伍群的成员：什么都没有改变，请稍后再发送。"
+
+
+async def handle(service: Service, qq: str, text: str, friends: Friends, members: groups.Members | None = None) -> str | None:
+    """Run one director command; returns the reply (None: not a director command).
+
+    `members` reads a group's member list from OneBot (for 群池 添加 and 开始)."""
     body = text.strip()
     chosen = None
     if m := re.match(r"#(\d+)\s+", body):
-        chosen, body = int(m.group(1)), body[m.end():]
+        chosen, body = number(m.group(1), 9), body[m.end():]
+        if chosen is None:
+            return f"没有编号为 #{quoted(m.group(1))} 的游戏"
     word, _, rest = body.partition("\n") if " " not in body.split("\n", 1)[0] else body.partition(" ")
     word, rest = word.strip(), rest.strip()
+    if word not in COMMANDS and word not in ANY_TIME:
+        return None
+    if len(body) > parse.DIRECTOR_LIMIT:
+        return str(parse.TooLong(len(body), parse.DIRECTOR_LIMIT))
+    try:
+        return await _command(service, qq, word, rest, chosen, QQSide(friends, members))
+    except (ServiceError, parse.ParseError) as exc:
+        return str(exc)
+    except groups.Unreachable:
+        return NO_ONEBOT
+
+
+async def _command(service: Service, qq: str, word: str, rest: str, chosen: int | None, side: QQSide) -> str | None:
     if word in ("帮助", "导演帮助"):
         return HELP.format(rulesets="、".join(RULESETS))
     if word == "新游戏":
         if qq not in service.superusers:
             return "只有配置的导演（SUPERUSERS）可以创建游戏"
         ruleset, _, title = rest.partition(" ")
-        try:
-            row = await service.create(qq, ruleset.strip(), title.strip())
-        except ServiceError as exc:
-            return str(exc)
+        title = title.strip()
+        if len(title) > parse.TITLE_LIMIT:
+            return f"标题太长：{len(title)}字，最多{parse.TITLE_LIMIT}字。"
+        row = await service.create(qq, ruleset.strip(), title)
         return f"已创建游戏 #{row.id}（{row.ruleset}）。下一步：发送“名单”，之后每行“角色名 QQ号”。"
     if word == "群池":
-        return await _pool(rest)
+        return await _pool(service, rest, side)
     if word == "游戏":
         rows = await _mine(qq)
         return "\n".join(f"#{r.id} {r.title}（{r.ruleset}，{r.status}）" for r in rows) or "你还没有游戏"
     t = await _current(service, qq, chosen)
     if t is None:
-        return None if word not in COMMANDS else "你没有进行中的游戏。发送“新游戏 规则”创建一局。"
-    if word not in COMMANDS:
-        return None
+        return "你没有进行中的游戏。发送“新游戏 规则”创建一局。"
+    if t.row.status == "over" and word not in READ_ONLY:
+        return "未执行：游戏已经结束"
     try:
-        return await COMMANDS[word](service, t, qq, rest, friends)
-    except ServiceError as exc:
-        return str(exc)
-    except parse.ParseError as exc:
-        return str(exc)
+        return await COMMANDS[word](service, t, qq, rest, side)
+    except (ServiceError, parse.ParseError, groups.Unreachable):
+        raise
+    except Exception as exc:
+        # whatever broke, the game is as stored: the copy in memory may be half changed
+        log.exception("director command %r of game %s failed", word, t.row.id)
+        if service.tables.get(t.row.id) is t:
+            service.tables.pop(t.row.id)
+        return f"出错了：“{word}”没有执行，游戏保持原样（{type(exc).__name__}，详见日志）。请稍后再试。"
 
 
 async def _mine(qq: str) -> list[GameRow]:
@@ -83,35 +125,47 @@ async def _current(service: Service, qq: str, chosen: int | None) -> Table | Non
 
 def _seat(t: Table, spec: str) -> SeatRow | None:
     """A seat by character name or seat number."""
-    return next((s for s in t.seats if s.name == spec or str(s.seat) == spec), None)
+    seat = number(spec, 3)
+    return next((s for s in t.seats if s.name == spec or s.seat == seat), None)
 
 
 def _lines(rest: str) -> list[tuple[str, str]]:
+    """Lines of two words (`角色名 QQ号`, `角色名 身份`); a character's name is bounded in length."""
     pairs = []
     for line in rest.splitlines():
         parts = line.replace("，", " ").replace(",", " ").replace("：", " ").replace(":", " ").split()
         if not parts:
             continue
         if len(parts) != 2:
-            raise ServiceError(f"这一行看不懂：“{line.strip()}”。每行应为两项，用空格分隔。")
+            raise ServiceError(f"这一行看不懂：“{quoted(line.strip())}”。每行应为两项，用空格分隔。")
+        if len(parts[0]) > parse.NAME_LIMIT:
+            raise ServiceError(f"角色名“{quoted(parts[0])}”太长：最多{parse.NAME_LIMIT}字。")
         pairs.append((parts[0], parts[1]))
     return pairs
 
 
-async def _roster(service: Service, t: Table, qq: str, rest: str, friends: Friends) -> str:
-    await service.set_roster(t, _lines(rest))
+def _roster_qq(name: str, text: str) -> str:
+    qq = parse.qq_number(text)
+    if qq is None:
+        kind = "QQ号：QQ号是5到11位数字" if text.isdecimal() else "数字"
+        raise ServiceError(f"“{name}”后面的QQ号“{quoted(text)}”不是{kind}")
+    return qq
+
+
+async def _roster(service: Service, t: Table, qq: str, rest: str, side: QQSide) -> str:
+    await service.set_roster(t, [(name, _roster_qq(name, given)) for name, given in _lines(rest)])
     return "名单已保存：\n" + "\n".join(f"{s.seat}号 {s.name} {s.qq}" for s in t.seats) + "\n下一步：“检查”，然后“分配 随机”。"
 
 
-async def _check(service: Service, t: Table, qq: str, rest: str, friends: Friends) -> str:
-    have = await friends()
+async def _check(service: Service, t: Table, qq: str, rest: str, side: QQSide) -> str:
+    have = await side.friends()
     missing = [s for s in t.seats if s.qq not in have]
     if not missing:
         return "每名玩家都已加我为好友，可以私聊。"
     return "以下玩家还没有加我为好友，私聊可能失败：\n" + "\n".join(f"{s.seat}号 {s.name}（{s.qq}）" for s in missing)
 
 
-async def _assign(service: Service, t: Table, qq: str, rest: str, friends: Friends) -> str:
+async def _assign(service: Service, t: Table, qq: str, rest: str, side: QQSide) -> str:
     mode, _, lines = rest.partition("\n")
     if mode.strip() == "随机":
         await service.assign(t, None)
@@ -122,7 +176,16 @@ async def _assign(service: Service, t: Table, qq: str, rest: str, friends: Frien
     return "请发送“分配 随机”，或“分配 固定”后每行“角色名 身份”。"
 
 
-async def _start(service: Service, t: Table, qq: str, rest: str, friends: Friends) -> str:
+async def _start(service: Service, t: Table, qq: str, rest: str, side: QQSide) -> str:
+    if t.row.status != "roster":
+        raise ServiceError("游戏已经开始")
+    if not t.seats or any(s.role is None for s in t.seats):
+        raise ServiceError("请先分配身份（“分配 随机”或“分配 固定”）")
+    if side.members is None:
+        raise groups.Unreachable()
+    # before any group is lent: every free pool group holds nobody but the bot
+    for note in await groups.before_lending(service, side.members, t.row.id):
+        await service.tell_directors(t, note)
     await service.start(t)
     rules = t.game.rules
     first = "关门" if rules.first_phase == "night" else "开门"
@@ -137,7 +200,7 @@ async def _submit(service: Service, t: Table, qq: str, cmd) -> str:
     return "已执行。" if outcome.ok else f"未执行：{outcome.error}"
 
 
-async def _close(service: Service, t: Table, qq: str, rest: str, friends: Friends) -> str:
+async def _close(service: Service, t: Table, qq: str, rest: str, side: QQSide) -> str:
     return await _submit(service, t, qq, CloseDay())
 
 
@@ -154,17 +217,23 @@ def _when(text: str, now: datetime) -> datetime:
         elif at <= local:
             at += timedelta(days=1)
         return at
-    raise ServiceError(f"看不懂时间“{text}”，请写成“12-01 22:00”或“22:00”")
+    raise ServiceError(f"看不懂时间“{quoted(text)}”，请写成“12-01 22:00”或“22:00”")
 
 
-async def _open(service: Service, t: Table, qq: str, rest: str, friends: Friends) -> str:
-    # a closing time belongs to one day: without a new one, limits wait for the actual 关门
+async def _open(service: Service, t: Table, qq: str, rest: str, side: QQSide) -> str:
+    # a closing time belongs to one day: without a new one, limits wait for the actual 关门. It is
+    # stored with the 开门 (the engine's limits count from it) and only if the 开门 is accepted.
+    before, ok = t.row.planned_close, False
     t.row.planned_close = _when(rest, service.now()) if rest else None
-    await t.row.save()
-    reply = await _submit(service, t, qq, OpenDay())
-    if rest:
-        reply += f" 本日关门时间：{clock(t.row.planned_close)}"
-    return reply
+    try:
+        outcome = await service.submit(t, OpenDay(), source=f"director:{qq}")
+        ok = outcome.ok
+    finally:
+        if not ok:
+            t.row.planned_close = before
+    if not ok:
+        return f"未执行：{outcome.error}"
+    return "已执行。" + (f" 本日关门时间：{clock(t.row.planned_close)}" if rest else "")
 
 
 async def _ballots(kind: str, service: Service, t: Table, qq: str, rest: str) -> str:
@@ -179,57 +248,63 @@ async def _ballots(kind: str, service: Service, t: Table, qq: str, rest: str) ->
     return f"计票完成：{'，'.join(lines) or '无有效票'}；结果：{result}" + (f"\n{flags}" if flags else "")
 
 
-async def _election(service: Service, t: Table, qq: str, rest: str, friends: Friends) -> str:
+async def _election(service: Service, t: Table, qq: str, rest: str, side: QQSide) -> str:
     return await _ballots("election", service, t, qq, rest)
 
 
-async def _exile(service: Service, t: Table, qq: str, rest: str, friends: Friends) -> str:
+async def _exile(service: Service, t: Table, qq: str, rest: str, side: QQSide) -> str:
     return await _ballots("exile", service, t, qq, rest)
 
 
-async def _card(service: Service, t: Table, qq: str, rest: str, friends: Friends) -> str:
+async def _card(service: Service, t: Table, qq: str, rest: str, side: QQSide) -> str:
     parts = rest.split()
     if len(parts) != 2 or parts[0] not in ("蓝牌", "黄牌", "红牌"):
         return "请发送“发牌 蓝牌|黄牌|红牌 角色名”"
     return await _submit(service, t, qq, Card(parts[0], parts[1]))
 
 
-async def _replace(service: Service, t: Table, qq: str, rest: str, friends: Friends) -> str:
+async def _replace(service: Service, t: Table, qq: str, rest: str, side: QQSide) -> str:
     parts = rest.split()
-    if len(parts) != 2 or not parts[1].isdigit():
+    new_qq = parse.qq_number(parts[1]) if len(parts) == 2 else None
+    if new_qq is None:
         return "请发送“替补 角色名 新QQ号”"
-    name, new_qq = parts
-    seat = _seat(t, name)
+    seat = _seat(t, parts[0])
     if seat is None:
-        return f"没有角色“{name}”"
+        return f"没有角色“{quoted(parts[0])}”"
     if seat.former_qq:
         return "每名角色仅限更换一次替补"
     if any(s.qq == new_qq for s in t.seats):
         return f"QQ {new_qq} 已经在本局游戏中"
     old = seat.qq
-    seat.former_qq = [old]
-    seat.qq = new_qq
-    await seat.save()
-    await service.queue(("private", old), f"你的角色 {seat.name} 已由替补接手，你不再能以该角色行动。", t.row.id)
-    if t.game:
-        from .texts import brief
-
-        await service.queue(("private", new_qq), "你作为替补接手了本局角色。\n" + brief(t.game.rules, t.game, seat.name), t.row.id)
-        await groups.replaced(service, t, seat.name, old)
+    async with t.lock:  # not while a command of the game is being applied and addressed
+        # the seat changes first, in memory too: the messages below are addressed from it
+        seat.former_qq, seat.qq = [old], new_qq
+        try:
+            async with in_transaction():
+                await seat.save()
+                await service.queue(("private", old), f"你的角色 {seat.name} 已由替补接手，你不再能以该角色行动。", t.row.id)
+                if t.game:
+                    await service.queue(("private", new_qq), "你作为替补接手了本局角色。\n" + brief(t.game.rules, t.game, seat.name), t.row.id)
+                    await groups.replaced(service, t, seat.name, old)
+        except BaseException:
+            seat.former_qq, seat.qq = [], old
+            raise
     await service.delivered()
     return f"{seat.seat}号 {seat.name} 由 {new_qq} 接手（原 {old}）。"
 
 
-async def _assist(service: Service, t: Table, qq: str, rest: str, friends: Friends) -> str:
-    if not rest.isdigit():
+async def _assist(service: Service, t: Table, qq: str, rest: str, side: QQSide) -> str:
+    helper = parse.qq_number(rest)
+    if helper is None:
         return "请发送“协助 QQ号”"
-    if rest not in t.row.directors:
-        t.row.directors = [*t.row.directors, rest]
-        await t.row.save()
-    return f"{rest} 已成为 #{t.row.id} 的协助导演。"
+    if helper not in t.row.directors:
+        directors = [*t.row.directors, helper]
+        await GameRow.filter(id=t.row.id).update(directors=directors)
+        t.row.directors = directors
+    return f"{helper} 已成为 #{t.row.id} 的协助导演。"
 
 
-async def _status(service: Service, t: Table, qq: str, rest: str, friends: Friends) -> str:
+async def _status(service: Service, t: Table, qq: str, rest: str, side: QQSide) -> str:
     if t.game is None:
         roster = "\n".join(f"{s.seat}号 {s.name} {s.qq} {s.role or '未分配'}" for s in t.seats) or "（尚无名单）"
         return f"#{t.row.id} {t.row.title}：筹备中\n{roster}"
@@ -237,20 +312,20 @@ async def _status(service: Service, t: Table, qq: str, rest: str, friends: Frien
     return f"#{t.row.id} {t.row.title}\n" + director_status(t.game, deadlines)
 
 
-async def _proxy(service: Service, t: Table, qq: str, rest: str, friends: Friends) -> str:
+async def _proxy(service: Service, t: Table, qq: str, rest: str, side: QQSide) -> str:
     name, _, command = rest.partition(" ")
     if t.game is None or not command:
         return "请发送“代 角色名 技能 [目标]”"
     seat = _seat(t, name)
     if seat is None:
-        return f"没有角色“{name}”"
+        return f"没有角色“{quoted(name)}”"
     act = parse.player_text(command, t.game.rules, seat.name)
     if not isinstance(act, Act):
         return "代行动只接受技能、放弃、遗言、投降"
     return await _submit(service, t, qq, act)
 
 
-async def _timeout(service: Service, t: Table, qq: str, rest: str, friends: Friends) -> str:
+async def _timeout(service: Service, t: Table, qq: str, rest: str, side: QQSide) -> str:
     if t.game is None:
         return "游戏还没有开始"
     seat = _seat(t, rest)
@@ -262,25 +337,30 @@ async def _timeout(service: Service, t: Table, qq: str, rest: str, friends: Frie
     for key in dict.fromkeys(keys):
         if (await service.submit(t, Timeout(key), source=f"director:{qq}")).ok:
             done.append(key)
-    return ("已按时限到期处理：" + "、".join(done)) if done else f"“{rest}”没有进行中的时限"
+    return ("已按时限到期处理：" + "、".join(done)) if done else f"“{quoted(rest)}”没有进行中的时限"
 
 
-async def _resolve(service: Service, t: Table, qq: str, rest: str, friends: Friends) -> str:
+async def _resolve(service: Service, t: Table, qq: str, rest: str, side: QQSide) -> str:
     return await _submit(service, t, qq, ResolveNight())
 
 
-async def _lose(service: Service, t: Table, qq: str, rest: str, friends: Friends) -> str:
+async def _lose(service: Service, t: Table, qq: str, rest: str, side: QQSide) -> str:
+    if t.game is None:
+        return "游戏还没有开始"
+    factions = t.game.rules.factions(t.game)
+    if rest not in factions:
+        return f"本局没有“{quoted(rest)}”。请发送“判负 阵营”，阵营：{'、'.join(factions)}"
     return await _submit(service, t, qq, FactionLoss(rest))
 
 
-async def _log(service: Service, t: Table, qq: str, rest: str, friends: Friends) -> str:
+async def _log(service: Service, t: Table, qq: str, rest: str, side: QQSide) -> str:
     lines = [f"#{t.row.id} {t.row.title}（{t.row.ruleset}）种子：{t.row.seed}"]
     lines += [f"{s.seat}号 {s.name} {s.qq} {s.role}" + (f"（替补自 {'、'.join(s.former_qq)}）" if s.former_qq else "") for s in t.seats]
     for cmd in await CommandRow.filter(game_id=t.row.id).order_by("seq"):
         lines.append(f"{clock(cmd.at)} [{cmd.source}] {_describe(cmd.payload)}")
     if t.game and t.game.state.winner:
         lines.append(f"结果：{t.game.state.winner}获胜")
-    return "\n".join(lines)
+    return forum_safe("\n".join(lines))  # the 树洞 is posted on the forum
 
 
 def _describe(payload: dict) -> str:
@@ -299,16 +379,21 @@ def _describe(payload: dict) -> str:
     return {"CloseDay": "关门", "OpenDay": "开门", "ResolveNight": "结算夜晚"}[payload["type"]]
 
 
-async def _pool(rest: str) -> str:
+async def _pool(service: Service, rest: str, side: QQSide) -> str:
     parts = rest.split(maxsplit=2)
     if not parts:
         rows = await groups.pool()
         return "群池：\n" + ("\n".join(f"{g.group_id} {g.original_name} {'使用中' if g.game_id else '空闲'}" for g in rows) or "（空）")
-    if parts[0] == "添加" and len(parts) >= 2 and parts[1].isdigit():
-        added = await groups.add_to_pool(parts[1], parts[2] if len(parts) > 2 else "")
-        return f"群 {parts[1]} " + ("已加入群池。请确认我是该群的群主或管理员。" if added else "已经在群池中")
-    if parts[0] == "移除" and len(parts) == 2:
-        return f"群 {parts[1]} " + await groups.remove_from_pool(parts[1])
+    group = parse.qq_number(parts[1]) if len(parts) >= 2 else None
+    if parts[0] == "添加" and group:
+        name = parts[2] if len(parts) > 2 else ""
+        if len(name) > parse.TITLE_LIMIT:
+            return f"原群名太长：{len(name)}字，最多{parse.TITLE_LIMIT}字。"
+        if side.members is None:
+            raise groups.Unreachable()
+        return await groups.enter_pool(service, group, name, side.members)
+    if parts[0] == "移除" and len(parts) == 2 and group:
+        return f"群 {group} " + await groups.remove_from_pool(group)
     return "请发送“群池”、“群池 添加 群号 [原群名]”或“群池 移除 群号”"
 
 

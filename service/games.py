@@ -23,7 +23,7 @@ from rulesets import get as get_ruleset
 from . import groups
 from .config import Config
 from .models import CommandRow, DeadlineRow, GameRow, OutboxRow, SeatRow, SeenMessage, TeamRow
-from .texts import CHINA, brief, clock
+from .texts import CHINA, brief, clock, forum_safe
 
 Address = tuple[str, str]  # ("private", qq) | ("group", group id)
 
@@ -180,7 +180,7 @@ class Service:
                 if morning:
                     post.append(event.text)
                 else:
-                    await self.tell_directors(t, "【可公示】" + event.text)
+                    await self.tell_directors(t, "【可公示】" + forum_safe(event.text))
             elif isinstance(event, (Notice, Feedback)):
                 for to in await self.addresses(t, event.audience):
                     told[to] = await self.queue(to, event.text, t.row.id)
@@ -419,10 +419,11 @@ class Service:
 
 
 def discuz_post(parts: list[str]) -> str:
-    """Each part's first line in bold, parts a blank line apart: ready for the forum's editor."""
+    """Each part's first line in bold, parts a blank line apart: ready for the forum's editor. What
+    the parts carry (names, last words) never acts as Discuz! code: only the bold is ours."""
     out = []
     for part in parts:
-        head, _, rest = part.partition("\n")
+        head, _, rest = forum_safe(part).partition("\n")
         out.append(f"[b]{head}[/b]" + (f"\n{rest}" if rest else ""))
     return "\n\n".join(out)
 

@@ -3,15 +3,40 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+
 from engine import Act
 from engine.ruleset import Ruleset
+from engine.typed import number, quoted
 
 TEAR = {"撕", "撕警徽", "撕毁", "不移交"}
 NO_TARGET = {"空", "空刀", "放弃", "不"}
+REFUSE = {"拒绝", "不同意", "否"}  # the engine's answers that refuse a surrender
+AGREE = {"同意", "是"}
+COMMANDS = {"帮助", "help", "?", "？", "状态", "放弃", "遗言", "投降"}  # the words that are no skill
+
+# How long what people send may be, in characters. A player's message holds at most his last words
+# (engine.game.LAST_WORDS_LIMIT) with room to spare; a director's holds a day's pasted vote posts.
+MESSAGE_LIMIT = 3000
+DIRECTOR_LIMIT = 20000
+NAME_LIMIT = 16  # a character's name: it is shown in every list and announcement
+TITLE_LIMIT = 30  # a game's title: QQ cuts a group's name at 30 characters
 
 
 class ParseError(ValueError):
     """What was wrong with the text, and what to send instead (Chinese)."""
+
+
+class TooLong(ParseError):
+    """A message past its length limit: answered, never forwarded nor repeated."""
+
+    def __init__(self, length: int, limit: int):
+        super().__init__(f"消息太长：{length}字，最多{limit}字。请删减后重新发送。")
+
+
+def qq_number(text: str) -> str | None:
+    """A QQ or group number as typed (full-width digits too), written in ASCII; None if it is not one."""
+    value = number(text, 11)
+    return str(value) if value is not None and value >= 10000 else None
 
 
 @dataclass(frozen=True)
@@ -27,6 +52,11 @@ def player_text(text: str, rules: Ruleset, name: str) -> Act | Query:
     if not body:
         raise ParseError("消息是空的。发送“帮助”查看你现在能做什么。")
     word, arg = _word_and_arg(body)
+    skill = rules.skill(word)
+    if skill is None and word not in COMMANDS:
+        raise ParseError(f"不认识“{quoted(word)}”。请发送“技能 目标”（如“预言 3”或“预言 果果”），或发送“帮助”。")
+    if len(body) > MESSAGE_LIMIT:
+        raise TooLong(len(body), MESSAGE_LIMIT)
     if word in ("帮助", "help", "?", "？"):
         return Query("帮助")
     if word == "状态":
@@ -38,10 +68,10 @@ def player_text(text: str, rules: Ruleset, name: str) -> Act | Query:
             raise ParseError("遗言是空的。请发送“遗言 内容”（可以多行），或发送“放弃”放弃遗言。")
         return Act(by=name, skill="遗言", text=arg)
     if word == "投降":
-        return Act(by=name, skill="投降", target=arg.strip() or None)
-    skill = rules.skill(word)
-    if skill is None:
-        raise ParseError(f"不认识“{word}”。请发送“技能 目标”（如“预言 3”或“预言 果果”），或发送“帮助”。")
+        answer = arg.strip()
+        if answer and answer not in REFUSE | AGREE:
+            raise ParseError("请发送“投降”同意投降，或“投降 拒绝”拒绝。")
+        return Act(by=name, skill="投降", target=answer if answer in REFUSE else None)
     target = arg.strip() or None
     if not skill.takes_target:
         return Act(by=name, skill=skill.name)
@@ -78,15 +108,44 @@ def _word_and_arg(body: str) -> tuple[str, str]:
 
 
 # --- votes ----------------------------------------------------------------------------------------
+# Every vote parser below reads its text once, left to right (a long paste cannot freeze the bot).
 _PUNCT = str.maketrans({"：": ":", "，": ",", "（": "(", "）": ")", "　": " "})
-_VOTE = re.compile(r"投票对象\s*:\s*(.*?)\s*(?:投票理由\s*:\s*(.*))?$", re.S)
-_CHANGE = re.compile(r"改票对象\s*:\s*(.*?)\s*(?:改票理由\s*:\s*(.*))?$", re.S)
+_SEPARATOR = re.compile(r"->|[:：>→]")  # between voter and target in a compact list
 
 
 @dataclass
 class VoteCount:
     ballots: list[tuple[str, str]] = field(default_factory=list)  # (voter, target or 弃权), posting order
     flagged: list[str] = field(default_factory=list)  # void posts and why, for the director
+
+
+def _skip_space(text: str, at: int) -> int:
+    while at < len(text) and text[at].isspace():
+        at += 1
+    return at
+
+
+def _labelled(body: str, label: str, reason_label: str) -> tuple[str, str | None] | None:
+    """The first `label: target` in a post and its `reason_label: reason` after it, if any.
+
+    `投票对象: X 投票理由: Y`: X is what lies between the colon and the first `投票理由:` after it
+    (all the rest when there is none), Y everything after that colon."""
+    at = 0
+    while (found := body.find(label, at)) >= 0:
+        colon = _skip_space(body, found + len(label))
+        if colon < len(body) and body[colon] == ":":
+            break
+        at = found + 1
+    else:
+        return None
+    start = colon + 1
+    at = start
+    while (found := body.find(reason_label, at)) >= 0:
+        colon = _skip_space(body, found + len(reason_label))
+        if colon < len(body) and body[colon] == ":":
+            return body[start:found].strip(), body[colon + 1:].strip()
+        at = found + 1
+    return body[start:].strip(), None
 
 
 def forum_posts(text: str, names: list[str]) -> VoteCount:
@@ -102,20 +161,20 @@ def forum_posts(text: str, names: list[str]) -> VoteCount:
         line = raw.translate(_PUNCT).strip()
         if not line:
             continue
-        poster = re.fullmatch(r"(?:\d+\s*楼\s*)?(\S+)", line)
-        if poster and poster.group(1) in known:
-            posts.append((poster.group(1), []))
+        poster = _poster(line)
+        if poster in known:
+            posts.append((poster, []))
         elif posts:
             posts[-1][1].append(line)
         else:
-            raise ParseError(f"第一行应是发帖角色名（如“3楼 果果”），而不是“{raw.strip()}”")
+            raise ParseError(f"第一行应是发帖角色名（如“3楼 果果”），而不是“{quoted(raw.strip())}”")
     chosen: dict[str, str] = {}
     changed: set[str] = set()
     result = VoteCount()
     order: list[str] = []
     for poster, lines in posts:
         body = " ".join(lines)
-        vote, change = _VOTE.search(body), _CHANGE.search(body)
+        vote, change = _labelled(body, "投票对象", "投票理由"), _labelled(body, "改票对象", "改票理由")
         if change and not vote:
             if poster not in chosen:
                 result.flagged.append(f"{poster}：改票前没有有效的投票，改票无效")
@@ -141,15 +200,60 @@ def forum_posts(text: str, names: list[str]) -> VoteCount:
     return result
 
 
-def _target(match: re.Match, known: set[str], poster: str, result: VoteCount, word: str) -> str | None:
-    target, reason = match.group(1).strip(), (match.group(2) or "").strip()
+def _poster(line: str) -> str | None:
+    """The poster a post's first line names: `果果`, or `3楼 果果` (one word, after an optional floor)."""
+    digits = 0
+    while digits < len(line) and line[digits].isdecimal():
+        digits += 1
+    if digits:
+        floor = _skip_space(line, digits)
+        if floor < len(line) and line[floor] == "楼":
+            rest = line[_skip_space(line, floor + 1):]
+            if rest and not any(c.isspace() for c in rest):
+                return rest
+    return line if line and not any(c.isspace() for c in line) else None
+
+
+def _target(labelled: tuple[str, str | None], known: set[str], poster: str, result: VoteCount, word: str) -> str | None:
+    target, reason = labelled
     if not reason:
         result.flagged.append(f"{poster}：缺少“{word}理由：”，格式有误，此票无效")
         return None
     if target != "弃权" and target not in known:
-        result.flagged.append(f"{poster}：{word}对象“{target}”不是本局角色，此票无效")
+        result.flagged.append(f"{poster}：{word}对象“{quoted(target)}”不是本局角色，此票无效")
         return None
     return target
+
+
+def _separator(word: str, at: int) -> int:
+    """The length of the voter/target separator `word` has at `at` (0: none)."""
+    found = _SEPARATOR.match(word, at)
+    return len(found.group()) if found else 0
+
+
+def _pairs(text: str) -> list[tuple[str, str]]:
+    """`甲:乙 丙 : 丁 戊->己`: each voter, then a separator, then the target, spaces allowed around it.
+
+    A voter is a word up to its first separator (or a whole word a separator follows), a target the
+    rest of that word or the next word."""
+    words = text.split()
+    pairs = []
+    i = 0
+    while i < len(words):
+        word = words[i]
+        if cut := _SEPARATOR.search(word, 1):
+            voter, rest, i = word[:cut.start()], word[cut.end():], i + 1
+        elif i + 1 < len(words) and _separator(words[i + 1], 0):
+            voter, rest, i = word, words[i + 1][_separator(words[i + 1], 0):], i + 2
+        else:
+            i += 1
+            continue
+        if not rest:
+            if i >= len(words):
+                break
+            rest, i = words[i], i + 1
+        pairs.append((voter, rest))
+    return pairs
 
 
 def compact_votes(text: str, names: list[str]) -> VoteCount:
@@ -157,14 +261,14 @@ def compact_votes(text: str, names: list[str]) -> VoteCount:
     known = set(names)
     result = VoteCount()
     seen: set[str] = set()
-    pairs = re.findall(r"(\S+?)\s*(?:[:：>]|->|→)\s*(\S+)", text) or [tuple(line.split()) for line in text.splitlines() if len(line.split()) == 2]
+    pairs = _pairs(text) or [tuple(line.split()) for line in text.splitlines() if len(line.split()) == 2]
     if not pairs:
         raise ParseError("没有读到票。请按“投票人:投票对象”书写，多张票用空格或换行分隔，如“果果:橘子 橘子:弃权”。")
     for voter, target in pairs:
         if voter not in known:
-            result.flagged.append(f"“{voter}”不是本局角色，此票无效")
+            result.flagged.append(f"“{quoted(voter)}”不是本局角色，此票无效")
         elif target != "弃权" and target not in known:
-            result.flagged.append(f"{voter}：投票对象“{target}”不是本局角色，此票无效")
+            result.flagged.append(f"{voter}：投票对象“{quoted(target)}”不是本局角色，此票无效")
         elif voter in seen:
             result.flagged.append(f"{voter}：重复出现，以第一次为准")
         else:
@@ -174,6 +278,6 @@ def compact_votes(text: str, names: list[str]) -> VoteCount:
 
 
 def votes(text: str, names: list[str]) -> VoteCount:
-    if "投票对象" in text.translate(_PUNCT) or "改票对象" in text:
+    if "投票对象" in text or "改票对象" in text:
         return forum_posts(text, names)
     return compact_votes(text, names)

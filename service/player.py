@@ -1,12 +1,17 @@
 """Players' private chats and their teams' groups."""
 from __future__ import annotations
 
+import logging
+
 from engine import Act
+from engine.typed import quoted
 
 from . import groups, parse
-from .games import Service, Table
+from .games import Address, Service, Table
 from .models import SeatRow
-from .texts import clock, player_status, until
+from .texts import TROUBLE, clock, player_status, until
+
+log = logging.getLogger(__name__)
 
 STRANGER = "你好！你不在任何进行中的版杀游戏里，我只为本局玩家和导演服务。如需参加，请联系导演。"
 
@@ -28,14 +33,24 @@ async def private(service: Service, qq: str, text: str, key: str) -> None:
             await service.delivered()
         return
     t, seat = found
+    try:
+        await _from_player(service, t, seat, text, key)
+    except Exception:
+        await _broke(service, t, ("private", qq), f"{seat.seat}号 {seat.name}（QQ {qq}）的私聊消息", text)
+
+
+async def _from_player(service: Service, t: Table, seat: SeatRow, text: str, key: str) -> None:
+    qq = seat.qq
     reply = ("private", qq)
     try:
         command = parse.player_text(text, t.game.rules, seat.name)
     except parse.ParseError as exc:
-        relay = await groups.relay_team(t.row.id, seat.name)
+        relay = None if isinstance(exc, parse.TooLong) else await groups.relay_team(t.row.id, seat.name)
         if await service.seen_before(key):
             return
-        if relay:
+        if relay and len(text) > parse.MESSAGE_LIMIT:
+            await service.queue(reply, f"{parse.TooLong(len(text), parse.MESSAGE_LIMIT)}（未转发给队友）", t.row.id)
+        elif relay:
             for name in relay.members:
                 if name != seat.name:
                     await service.queue(("private", t.seat_of(name).qq), f"[{relay.team}] {seat.name}：{text}", t.row.id)
@@ -65,12 +80,35 @@ async def in_group(service: Service, group_id: str, qq: str, text: str, key: str
     if seat is None or seat.name not in team.members:
         return  # not a member: ignored, and removed when he joined
     try:
+        await _in_team_group(service, t, seat, group_id, text, key)
+    except Exception:
+        await _broke(service, t, ("group", group_id), f"{seat.seat}号 {seat.name}（QQ {qq}）在队伍群里的消息", text)
+
+
+async def _in_team_group(service: Service, t: Table, seat: SeatRow, group_id: str, text: str, key: str) -> None:
+    try:
         command = parse.player_text(text, t.game.rules, seat.name)
+    except parse.TooLong as exc:  # a command, too long to take: answered where it was sent
+        if not await service.seen_before(key):
+            await service.queue(("group", group_id), str(exc), t.row.id)
+            await service.delivered()
+        return
     except parse.ParseError:
         return
     if not isinstance(command, Act) or not (skill := t.game.rules.skill(command.skill)) or not skill.team:
         return
-    await service.submit(t, command, source=f"qq:{qq}", reply=("group", group_id), seen=key)
+    await service.submit(t, command, source=f"qq:{seat.qq}", reply=("group", group_id), seen=key)
+
+
+async def _broke(service: Service, t: Table, sender: Address, what: str, text: str) -> None:
+    """Something unexpected broke while a player's message was handled: the game is as stored (the
+    copy in memory may be half changed, so it is rebuilt), the sender and the directors are told."""
+    log.exception("handling %s of game %s failed", what, t.row.id)
+    if service.tables.get(t.row.id) is t:
+        service.tables.pop(t.row.id)
+    await service.queue(sender, TROUBLE, t.row.id)
+    await service.tell_directors(t, f"出错了：{what}未能处理，没有生效，游戏保持原样。消息开头：{quoted(text)}")
+    await service.delivered()
 
 
 def _send(rules, skill_name: str) -> str:

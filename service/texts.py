@@ -4,9 +4,21 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone
 
 from engine import Game
+from engine.game import DISCUZ
 from engine.ruleset import Ruleset
 
 CHINA = timezone(timedelta(hours=8))
+
+
+def forum_safe(text: str) -> str:
+    """Text for the forum with every Discuz! code in it shown as written instead of applied (a tag's
+    opening bracket becomes a full-width one): what the director pastes links, shows and hides
+    nothing a player wrote."""
+    return DISCUZ.sub(lambda tag: "［" + tag.group(0)[1:], text)
+
+
+# the answer to a message whose handling broke unexpectedly: nothing was done
+TROUBLE = "抱歉，处理这条消息时出错了：它没有生效，游戏保持原样，导演已收到通知。请稍后再试，或联系导演。"
 
 
 def clock(at: datetime | None) -> str:

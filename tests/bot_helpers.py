@@ -200,6 +200,13 @@ def kicks(ctx, group: int, user: int) -> None:
     ctx.should_call_api("set_group_kick", {"group_id": group, "user_id": user, "reject_add_request": False}, result=None)
 
 
+def lists_members(ctx, group: int, members: dict[int, str] | None = None, bot_role: str = "owner") -> None:
+    """The bot reads `group`'s member list: itself with `bot_role`, and `members` (QQ -> role)."""
+    listed = [{"group_id": group, "user_id": int(BOT_ID), "nickname": "banshabot", "role": bot_role}]
+    listed += [{"group_id": group, "user_id": qq, "nickname": str(qq), "role": role} for qq, role in (members or {}).items()]
+    ctx.should_call_api("get_group_member_list", {"group_id": group}, result=listed)
+
+
 def renames(ctx, group: int, name: str) -> None:
     ctx.should_call_api("set_group_name", {"group_id": group, "group_name": name}, result=None)
 

@@ -29,6 +29,7 @@ from bot_helpers import (
     director_hears,
     drain,
     join_request,
+    lists_members,
     posts,
     private,
     renames,
@@ -158,7 +159,10 @@ async def test_a_146_game_is_set_up_and_its_groups_formed_when_day_one_opens(app
     """Black lovers (来福, a wolf, and 金宝, a villager): 来福 is never in the 狼群 and never learns it;
     the lovers share the 情侣群 without the single cupid; the sisters get the 姐妹群."""
     for group in POOL:
-        await director(app, f"群池 添加 {group} 闲聊{group}", f"群 {group} 已加入群池。请确认我是该群的群主或管理员。")
+        async with chat(app) as (ctx, bot):
+            ctx.receive_event(bot, private(DIRECTOR, f"群池 添加 {group} 闲聊{group}"))
+            lists_members(ctx, group)
+            says(ctx, DIRECTOR, f"群 {group} 已加入群池。")
     await director(app, "新游戏 146", "已创建游戏 #1（146）。下一步：发送“名单”，之后每行“角色名 QQ号”。")
     await director(app, "名单\n" + "\n".join(f"{n} {qq}" for n, qq, _ in PLAYERS),
                    "名单已保存：\n" + "\n".join(f"{i}号 {n} {qq}" for i, (n, qq, _) in enumerate(PLAYERS, 1))
@@ -167,6 +171,8 @@ async def test_a_146_game_is_set_up_and_its_groups_formed_when_day_one_opens(app
                    "已按给定分配身份。发送“状态”查看，确认后发送“开始”。")
     async with chat(app) as (ctx, bot):
         ctx.receive_event(bot, private(DIRECTOR, "开始"))
+        for group in POOL:  # the groups are lent only at 开门, but checked now, at the start
+            lists_members(ctx, group)
         for name, qq, role in PLAYERS:  # the briefs; no group yet: the lovers are not chosen
             faction = "狼人阵营" if name in WOLVES else "村民阵营"
             says_with(ctx, qq, f"你的角色：{label(name)}\n你的身份：{role}（{faction}）", "行动时限：")

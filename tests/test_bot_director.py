@@ -31,6 +31,7 @@ from bot_helpers import (
     drain,
     in_group,
     kicks,
+    lists_members,
     night_one,
     pack_night,
     posts,
@@ -49,6 +50,14 @@ async def director(app: App, text: str, *replies: str, message_id: int | None = 
     async with chat(app) as (ctx, bot):
         ctx.receive_event(bot, private(DIRECTOR, text, message_id))
         director_hears(ctx, *replies)
+
+
+async def add_to_pool(app: App, group: int, name: str) -> None:
+    """群池 添加 of a group that holds nobody but the bot, its owner."""
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(DIRECTOR, f"群池 添加 {group} {name}".strip()))
+        lists_members(ctx, group)
+        says(ctx, DIRECTOR, f"群 {group} 已加入群池。")
 
 
 HELP = """导演指令（私聊发送；多局同时进行时在指令前加“#编号 ”指定游戏）：
@@ -241,13 +250,14 @@ async def test_assign_fixed_and_bad_line_ups_refused(app: App):
 
 # --- 开始 ---------------------------------------------------------------------------------------------
 async def test_start_sends_briefs_team_roster_and_renames_group(app: App):
-    await director(app, f"群池 添加 {GROUP} {GROUP_NAME}", f"群 {GROUP} 已加入群池。请确认我是该群的群主或管理员。")
+    await add_to_pool(app, GROUP, GROUP_NAME)
     await director(app, "新游戏 M131", NEW_GAME)
     await director(app, ROSTER_TEXT, ROSTER_SAVED)
     await director(app, FIXED_TEXT, "已按给定分配身份。发送“状态”查看，确认后发送“开始”。")
     team = "1号 果果、2号 橘子、3号 香蕉、4号 葡萄"
     async with chat(app) as (ctx, bot):
         ctx.receive_event(bot, private(DIRECTOR, "开始"))
+        lists_members(ctx, GROUP)  # before it is lent: nobody in it but the bot
         for name, qq, _ in PLAYERS:  # each player, privately: character, identity, skills, limits, how to act
             says(ctx, qq, brief(name))
         renames(ctx, GROUP, "[M131]粽子·狼群")
@@ -640,7 +650,7 @@ async def test_faction_loss_ends_the_game(app: App, banshabot):
     service = banshabot.service
     t = await running_game(service, pool=False)
     await night_one(service, t)
-    await director(app, "判负 外星人阵营", "未执行：本局没有外星人阵营")
+    await director(app, "判负 外星人阵营", "本局没有“外星人阵营”。请发送“判负 阵营”，阵营：狼人阵营、村民阵营")
     await director(app, "判负 狼人阵营",
                    "狼人阵营判负",
                    "游戏结束。发送“日志”获取完整的游戏记录（树洞）。",
@@ -661,9 +671,9 @@ async def test_faction_loss_ends_the_game(app: App, banshabot):
 async def test_group_pool(app: App):
     await director(app, "群池", "群池：\n（空）")
     await director(app, "群池 添加 九零零", "请发送“群池”、“群池 添加 群号 [原群名]”或“群池 移除 群号”")
-    await director(app, f"群池 添加 {GROUP} {GROUP_NAME}", f"群 {GROUP} 已加入群池。请确认我是该群的群主或管理员。")
+    await add_to_pool(app, GROUP, GROUP_NAME)
     await director(app, f"群池 添加 {GROUP}", f"群 {GROUP} 已经在群池中")
-    await director(app, "群池 添加 900002", "群 900002 已加入群池。请确认我是该群的群主或管理员。")
+    await add_to_pool(app, 900002, "")
     await director(app, "群池", f"群池：\n{GROUP} {GROUP_NAME} 空闲\n900002  空闲")
     await director(app, "群池 移除 900002", "群 900002 已移出群池")
     await director(app, "群池 移除 900002", "群 900002 不在群池中")

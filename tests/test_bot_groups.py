@@ -29,6 +29,7 @@ from bot_helpers import (
     join_request,
     joined,
     kicks,
+    lists_members,
     night_one,
     posts,
     private,
@@ -246,6 +247,7 @@ async def test_at_the_end_the_group_is_emptied_renamed_and_returned(app: App, ba
             kicks(ctx, GROUP, qq)
         renames(ctx, GROUP, GROUP_NAME)
         says(ctx, DIRECTOR, "【可公示】游戏结束，村民阵营获胜")
+        lists_members(ctx, GROUP)  # given back: nobody is left in it
         says(ctx, DIRECTOR, "已执行。")
     async with chat(app) as (ctx, bot):
         ctx.receive_event(bot, private(DIRECTOR, "群池"))

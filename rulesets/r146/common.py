@@ -5,6 +5,7 @@ from __future__ import annotations
 from engine.errors import Rejected
 from engine.game import Game
 from engine.state import Player
+from engine.typed import number as read_number
 
 WOLVES, VILLAGE, BLACK = "狼人阵营", "村民阵营", "黑情侣阵营"
 PACK, COUPLE, SISTERS = "狼群", "情侣群", "姐妹群"
@@ -43,10 +44,10 @@ def labels(g: Game, players: list[Player]) -> str:
 
 def number(target, low: int, high: int, word: str) -> int:
     """A whole number the player sends (a card, 神秘的UFO's number), from `low` to `high`."""
-    text = str(target).strip() if target is not None else ""
-    if not (text.isascii() and text.isdigit() and len(text) <= 6) or not low <= int(text) <= high:
+    value = read_number(str(target) if target is not None else "", 6)
+    if value is None or not low <= value <= high:
         raise Rejected(f"请发送“{word} 数字”，数字为 {low}–{high} 之间的整数")
-    return int(text)
+    return value
 
 
 # --- a shot when one goes out: the hunter's <最后一枪>, the wolf leader's <报复> --------------------------
