@@ -8,6 +8,7 @@ from typing import Awaitable, Callable
 from engine import Act, Ballots, Card, CloseDay, FactionLoss, OpenDay, ResolveNight, Timeout
 from engine.commands import from_dict
 from rulesets import RULESETS
+from rulesets import get as get_ruleset
 
 from . import groups, parse
 from .games import Service, ServiceError, Table
@@ -202,12 +203,13 @@ async def _replace(service: Service, t: Table, qq: str, rest: str, friends: Frie
     seat = _seat(t, name)
     if seat is None:
         return f"没有角色“{name}”"
-    if seat.former_qq:
-        return "每名角色仅限更换一次替补"
+    limit = get_ruleset(t.row.ruleset).substitutes
+    if limit and len(seat.former_qq) >= limit.count:
+        return f"{seat.seat}号 {seat.name} 已经更换过替补。本局规则：{limit.text}"
     if any(s.qq == new_qq for s in t.seats):
         return f"QQ {new_qq} 已经在本局游戏中"
     old = seat.qq
-    seat.former_qq = [old]
+    seat.former_qq = [*seat.former_qq, old]
     seat.qq = new_qq
     await seat.save()
     await service.queue(("private", old), f"你的角色 {seat.name} 已由替补接手，你不再能以该角色行动。", t.row.id)

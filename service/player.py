@@ -55,7 +55,8 @@ async def private(service: Service, qq: str, text: str, key: str) -> None:
 
 
 async def in_group(service: Service, group_id: str, qq: str, text: str, key: str) -> None:
-    """A message in a team group: a living member's team skill is the team's choice; the rest is chat."""
+    """A message in a team group: a living member's team skill is the team's choice, and a skill added to
+    it is sent there too; the rest is chat."""
     owner = await groups.owner_of(group_id)
     if owner is None:
         return
@@ -68,7 +69,7 @@ async def in_group(service: Service, group_id: str, qq: str, text: str, key: str
         command = parse.player_text(text, t.game.rules, seat.name)
     except parse.ParseError:
         return
-    if not isinstance(command, Act) or not (skill := t.game.rules.skill(command.skill)) or not skill.team:
+    if not isinstance(command, Act) or not (skill := t.game.rules.skill(command.skill)) or not (skill.team or skill.attaches_to):
         return
     await service.submit(t, command, source=f"qq:{qq}", reply=("group", group_id), seen=key)
 

@@ -283,6 +283,7 @@ async def test_close_and_open_with_a_planned_close_time(app: App, banshabot):
         # the first night's deaths are published once the election is counted, with the sheriff
         ctx.receive_event(bot, private(DIRECTOR, "竞选 果果:橘子 橘子:橘子 西瓜:弃权"))
         says(ctx, QQ["橘子"], "你当选了警长。")
+        says(ctx, DIRECTOR, "10号 菠萝 出局（杀人）")  # night 1's victims go out with the list
         says(ctx, QQ["菠萝"], "你已出局，可以留下遗言：发送“遗言 内容”（可多行），下一个白天开始前有效。遗言中禁止使用Discuz!代码。")
         says(ctx, DIRECTOR, "【开门公告，可直接粘贴到论坛】\n"
                             "[b]第1天警长竞选结果：橘子 2票。橘子 当选警长[/b]\n\n"
@@ -361,7 +362,8 @@ async def test_the_draft_announcement_comes_as_soon_as_the_night_is_settled(app:
         says(ctx, QQ["西瓜"], "预言结果：2号 橘子 是<非村民阵营>")
         says(ctx, DIRECTOR, "已发给 5号 西瓜 的反馈：预言结果：2号 橘子 是<非村民阵营>")
         says(ctx, DIRECTOR, "5号 西瓜：预言 2")
-        says(ctx, DIRECTOR, "10号 菠萝 出局（杀人）")
+        # night 1's list waits for the election, and its victims are still in it
+        says(ctx, DIRECTOR, "第一夜出局：10号 菠萝（杀人）。名单在警长竞选完毕之后公布；在此之前他们不会被告知，仍可以投票和被投票。")
         says(ctx, DIRECTOR, "夜晚已结算，开门公告草稿：昨晚出局：菠萝")
     assert t.game.night.resolved
 
@@ -478,7 +480,8 @@ async def test_substitute_takes_over_a_character(app: App, banshabot):
         says(ctx, 30001, f"你属于【狼群】，成员：1号 果果、2号 橘子、3号 香蕉、4号 葡萄。请申请加入QQ群 {GROUP}，我会通过你的申请。")
         posts(ctx, GROUP, "【狼群】成员：1号 果果、2号 橘子、3号 香蕉、4号 葡萄")
         says(ctx, DIRECTOR, "1号 果果 由 30001 接手（原 20001）。")
-    await director(app, "替补 果果 30002", "每名角色仅限更换一次替补")
+    # "每名角色仅限更换一次替补" is M131's rule
+    await director(app, "替补 果果 30002", "1号 果果 已经更换过替补。本局规则：每名角色仅限更换一次替补。无法继续进行游戏的角色无法更换替补时红牌罚下。")
 
     async with chat(app) as (ctx, bot):
         ctx.receive_event(bot, private(20001, "刀 5"))  # the old QQ: a stranger now
