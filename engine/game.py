@@ -627,7 +627,8 @@ class Game:
         director is told each change."""
         s = self.state
         p.death = (*p.death[:2], "红牌")
-        next(d for d in s.deaths if d["name"] == p.name)["cause"] = "红牌"
+        at = next(i for i, d in enumerate(s.deaths) if d["name"] == p.name)
+        s.deaths[at]["cause"] = "红牌"
         changes = ["出局原因：投票 → 红牌"]
         self.tell("public", f"红牌罚下：{self.label(p)}（白天红牌罚下在被投票出局之前：按红牌罚下出局，不再按投票出局）")
         lost = []
@@ -637,7 +638,7 @@ class Game:
             lost.append(f"<{pending.skill}>")
         changes += [f"取消<{q.skill}>（尚未答复）" for q in cancelled]
         if p.name in s.last_words:
-            changes += self._withdraw_last_words(p)
+            changes += self._withdraw_last_words(p, s.deaths[at + 1:])
             lost.insert(0, "遗言权利")
         changes += self.rules.red_card_instead(self, p, [q.skill for q in cancelled])
         changes += [f"已执行，不撤回：{done}" for done in s.carry.get("answered", {}).get(p.name, [])]
@@ -646,17 +647,16 @@ class Game:
         self.tell("director", f"{self.label(p)} 今天被投票出局后又被红牌罚下，改为红牌罚下出局：\n"
                   + "\n".join(f"· {c}" for c in changes))
 
-    def _withdraw_last_words(self, p: Player) -> list[str]:
+    def _withdraw_last_words(self, p: Player, later: list[dict]) -> list[str]:
         """"红牌罚下出局的角色没有遗言权利": the right goes, with words sent and not yet published. Where
-        the rights are counted, the one it held falls to whoever went out after him without one."""
+        the rights are counted, the one it held falls to whoever went out after him (`later`) without one."""
         s = self.state
         words = s.last_words.pop(p.name)
         if p.name in s.carry.get("words_offered", []):
             s.carry["words_offered"].remove(p.name)
         self.emit(DeadlineEnd(f"{LAST_WORDS}:{p.name}"))
         changes = ["取消遗言权利" + ("（已提交的遗言不会公示）" if words else "")]
-        after = [d for d in s.deaths[next(i for i, d in enumerate(s.deaths) if d["name"] == p.name) + 1:]]
-        for d in after:
+        for d in later:
             q = s.player(d["name"])
             if q.name not in s.last_words and self.rules.has_last_words(self, q, d["cause"]):
                 s.last_words[q.name] = None

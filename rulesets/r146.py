@@ -572,7 +572,7 @@ class R146(Ruleset):
         if "殉职" in cancelled or s.carry.get("badge_after_shot") == p.name:
             s.carry.pop("badge_after_shot", None)
             self._random_sheriff(g, f"{g.label(p)} 被红牌罚下")
-            changes.append(f"警徽随机移交给 {s.sheriff}" if s.sheriff else "没有可以继任警长的角色")
+            changes.append(f"警徽随机移交给 {g.label(s.player(s.sheriff))}" if s.sheriff else "没有可以继任警长的角色")
         return changes
 
     def public(self, g: Game, what: str, p: Player) -> None:

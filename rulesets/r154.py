@@ -542,7 +542,7 @@ class R154(Ruleset):
         changes = skills.charge_back(g, p, COVEN, "树精姥姥")
         if "殉职" in cancelled:
             self._random_sheriff(g, f"{g.label(p)} 被红牌罚下")
-            changes.append(f"警徽随机移交给 {g.state.sheriff}" if g.state.sheriff else "没有可以继任警长的角色")
+            changes.append(f"警徽随机移交给 {g.label(g.state.player(g.state.sheriff))}" if g.state.sheriff else "没有可以继任警长的角色")
         return changes
 
     def public(self, g: Game, skill: str, p: Player) -> None:

@@ -27,6 +27,7 @@ from bot_helpers import (
     chat,
     close_day,
     day_two,
+    director_does,
     director_hears,
     drain,
     in_group,
@@ -462,6 +463,34 @@ async def test_cards(app: App, banshabot):
         says(ctx, DIRECTOR, "村民阵营累计红牌 1 张；导演可决定是否判负该阵营")
         says(ctx, DIRECTOR, "已执行。")
     assert not t.game.state.player("菠萝").alive
+
+
+async def test_a_red_card_after_the_count_is_told_to_the_director_change_by_change(app: App, banshabot):
+    """"白天红牌罚下在被投票出局之前"; "红牌罚下出局的角色没有遗言权利，不能发动警长<殉职>": the sheriff 橘子, voted
+    out, is red-carded the same day; his 殉职 and last words go, the director hears each change."""
+    from engine import Ballots
+
+    service = banshabot.service
+    t = await running_game(service)
+    await day_two(service, t)
+    await director_does(service, t, Ballots("exile", (("西瓜", "橘子"), ("柠檬", "橘子"))))
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(DIRECTOR, "发牌 红牌 橘子"))
+        says(ctx, DIRECTOR, "2号 橘子 获得红牌")
+        says(ctx, DIRECTOR, "【可公示】红牌罚下：2号 橘子（白天红牌罚下在被投票出局之前：按红牌罚下出局，不再按投票出局）")
+        says(ctx, DIRECTOR, "【可公示】2号 橘子 被红牌罚下，不能发动<殉职>，本局不再有警长")
+        says(ctx, QQ["橘子"], "你被红牌罚下（白天红牌罚下在被投票出局之前），按红牌罚下出局：你不再有遗言权利、<殉职>。")
+        says(ctx, DIRECTOR, "2号 橘子 今天被投票出局后又被红牌罚下，改为红牌罚下出局：\n"
+                            "· 出局原因：投票 → 红牌\n"
+                            "· 取消<殉职>（尚未答复）\n"
+                            "· 取消遗言权利\n"
+                            "· 本局不再有警长")
+        says(ctx, DIRECTOR, "狼人阵营累计红牌 1 张；导演可决定是否判负该阵营")
+        says(ctx, DIRECTOR, "已执行。")
+    assert t.game.state.player("橘子").death == ("day", 2, "红牌")
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(QQ["橘子"], "殉职 1"))
+        says(ctx, QQ["橘子"], "未执行：橘子 现在不能发动<殉职>")
 
 
 # --- 替补 ---------------------------------------------------------------------------------------------
