@@ -78,10 +78,19 @@ class FactionLoss:
     faction: str
 
 
-Command = Union[Act, OpenDay, CloseDay, ResolveNight, Ballots, Card, Timeout, FactionLoss]
+@dataclass(frozen=True)
+class Moon:
+    """The director fixes what the next new-moon draw of its kind yields (a draw made outside the bot).
+    `start`: for an event that picks players from a seat on (神秘的UFO), the first of them."""
+
+    event: str
+    start: str | None = None
 
 
-_KINDS = {c.__name__: c for c in (Act, OpenDay, CloseDay, ResolveNight, Ballots, Card, Timeout, FactionLoss)}
+Command = Union[Act, OpenDay, CloseDay, ResolveNight, Ballots, Card, Timeout, FactionLoss, Moon]
+
+
+_KINDS = {c.__name__: c for c in (Act, OpenDay, CloseDay, ResolveNight, Ballots, Card, Timeout, FactionLoss, Moon)}
 
 
 def to_dict(cmd: Command) -> dict:

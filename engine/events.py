@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-Anchor = Literal["now", "close", "open", "clock"]
+Anchor = Literal["now", "close", "open", "clock", "opened"]
 
 
 @dataclass(frozen=True)
@@ -42,7 +42,8 @@ class Notice:
 @dataclass(frozen=True)
 class DeadlineStart:
     """A time limit begins: it ends `minutes` after the anchor (`open`: at the next 开门; `clock`: at the
-    first time of day `minutes` after midnight that follows 关门, as 154's "夜晚十点前")."""
+    first time of day `minutes` after midnight that follows 关门, as 154's "夜晚十点前"; `opened`: after
+    the 开门 of the running day, as 146's "开门以后一个小时"; `now`: after the player is told)."""
 
     key: str
     who: tuple[str, ...]

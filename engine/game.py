@@ -11,7 +11,7 @@ import re
 from fractions import Fraction
 from typing import Any
 
-from .commands import Act, Ballots, Card, CloseDay, Command, FactionLoss, OpenDay, ResolveNight, Timeout
+from .commands import Act, Ballots, Card, CloseDay, Command, FactionLoss, Moon, OpenDay, ResolveNight, Timeout
 from .errors import Rejected
 from .events import (
     Announcement,
@@ -38,8 +38,9 @@ DISCUZ = re.compile(r"\[/?(?:b|i|u|s|color|size|font|url|img|quote|code|hide|ali
 
 
 class Game:
-    def __init__(self, ruleset: Ruleset, players: list[tuple[str, str]], seed: int = 0):
-        """`players`: (name, identity) in seat order."""
+    def __init__(self, ruleset: Ruleset, players: list[tuple[str, str]], seed: int = 0, options: dict | None = None):
+        """`players`: (name, identity) in seat order; `options`: how the game is configured, as the ruleset
+        reads them (`Ruleset.configure`: 146's new moons); raises ValueError on one it cannot use."""
         teams: dict[str, list[str]] = {}
         built = []
         for seat, (name, role_name) in enumerate(players, start=1):
@@ -48,7 +49,8 @@ class Game:
             if role.team:
                 teams.setdefault(role.team, []).append(name)
         self.rules = ruleset
-        self.state = GameState(ruleset=ruleset.id, seed=seed, rng=SeededRandom(seed), players=built, teams=teams)
+        self.state = GameState(ruleset=ruleset.id, seed=seed, rng=SeededRandom(seed), players=built, teams=teams,
+                               options=ruleset.configure(dict(options or {})))
         self.events: list = []
         self.warnings: list[str] = []
         self.fresh: list[str] = []  # who went out during this command and is not yet published
@@ -85,6 +87,8 @@ class Game:
                 self._timeout(cmd.key)
             case FactionLoss():
                 self.lose(cmd.faction)
+            case Moon():
+                self.rules.fix_moon(self, cmd.event, cmd.start)
             case _:
                 raise Rejected("无法识别的指令")
         if self.state.phase == "night":
@@ -97,6 +101,12 @@ class Game:
         record = self._phase_record()
         given = record.granted.get(p.name, set()) if record else set()
         return p.role in holders or skill in p.granted or skill in given
+
+    def suspended(self, p: Player, skill: str) -> bool:
+        """Whether `p` lost `skill` for the running phase only (an event's doing)."""
+        record = self._phase_record()
+        taken = record.suspended.get(p.name, ()) if record else ()
+        return skill in taken or "*" in taken
 
     def _phase_record(self) -> Phase | None:
         """The running night or day (None before the first phase)."""
@@ -137,6 +147,8 @@ class Game:
         p = self.find(spec)
         if not p.alive:
             raise Rejected(f"{p.name} 已出局，不能作为<{skill}>的目标")
+        if problem := self.rules.target_problem(self, p, skill):
+            raise Rejected(problem)
         return p
 
     def team_of(self, name: str) -> str | None:
@@ -208,6 +220,10 @@ class Game:
         (殉情) comes after it wherever the post counts last words in the order of going out."""
         if not p.alive:
             return
+        if swap := self.rules.instead(self, p, cause):
+            p, cause = swap
+            if not p.alive:
+                return
         p.alive = False
         # `at`: the phase the death belongs to when it is settled later (a vote's death decided after 关门)
         phase, number = at or (self.phase, self.state.number)
@@ -227,28 +243,35 @@ class Game:
                 return
         self.rules.after_death(self, p, cause)
 
-    def publish_deaths(self, names: list[str], why: str) -> None:
+    def publish_deaths(self, names: list[str], why: str, words_same_day: bool = False) -> None:
         """Deaths published at once (by day, a red card), with every death they caused on the spot
-        (殉情), in the order they went out; last words are asked for and the game is judged."""
+        (殉情), in the order they went out; last words are asked for and the game is judged. One who
+        stayed (another went out in his place: 146's 试验鸳鸯) is not among them."""
         primary = set(names)
-        names = list(dict.fromkeys(self.fresh + list(names)))
+        names = [n for n in dict.fromkeys(self.fresh + list(names)) if not self.find(n).alive]
         self.fresh.clear()
         if names:
             # a death caused on the spot is named with its own cause: a lover's 殉情 is no red card of his
             shown = [self.label(p) + ("" if n in primary else f"（{p.death[2]}）") for n in names for p in [self.find(n)]]
             self.tell("public", f"{why}：" + "、".join(shown) + " 出局")
             if self.phase != "over":
-                self.offer_last_words(names)
+                self.offer_last_words(names, same_day=words_same_day)
                 self.rules.published(self, names)
         self.rules.check_end(self)
 
-    def offer_last_words(self, names: list[str]) -> None:
-        """Tell the dead who may leave last words; the right lasts until the next 开门."""
+    def offer_last_words(self, names: list[str], same_day: bool = False) -> None:
+        """Tell the dead who may leave last words; the right lasts until the next 开门. `same_day`: the
+        words are published the moment they come, and the right ends at 关门 (146's "遗言当天公示")."""
         offered = self.state.carry.setdefault("words_offered", [])
         for name in names:
             if name in self.state.last_words and self.state.last_words[name] is None:
                 offered.append(name)
                 key = f"{LAST_WORDS}:{name}"
+                if same_day:
+                    self.state.carry.setdefault("words_today", []).append(name)
+                    self.tell(f"player:{name}", "你已出局，可以留下遗言：发送“遗言 内容”（可多行），今天关门前有效，收到后当天公示。遗言中禁止使用Discuz!代码。")
+                    self.emit(DeadlineStart(key, (name,), LAST_WORDS, "close", 0))
+                    continue
                 self.tell(f"player:{name}", "你已出局，可以留下遗言：发送“遗言 内容”（可多行），下一个白天开始前有效。遗言中禁止使用Discuz!代码。")
                 self.emit(DeadlineStart(key, (name,), LAST_WORDS, "open", 0))
 
@@ -310,8 +333,7 @@ class Game:
                 raise Rejected(f"<{skill.name}>只能在{'夜晚' if skill.when == 'night' else '白天'}发动")
             if skill.when == "night" and self.night.resolved:
                 raise Rejected("今晚的行动已经结算，不能再发动技能")
-            record = self._phase_record()
-            if record and skill.name in record.suspended.get(actor.name, ()):
+            if self.suspended(actor, skill.name):
                 raise Rejected(f"{actor.name} {'今晚' if self.phase == 'night' else '今天'}失去了<{skill.name}>")
         skill.run(self, actor, cmd.target)
         done = f"{skill.name} {cmd.shown_target}".rstrip()
@@ -349,8 +371,11 @@ class Game:
             raise Rejected("遗言是空的：请发送“遗言 内容”，或发送“放弃”放弃遗言")
         self.state.last_words[actor.name] = words
         self.emit(DeadlineEnd(f"{LAST_WORDS}:{actor.name}"))
-        self.tell(f"player:{actor.name}", "已收到遗言，将在下一个白天开始时公示。")
+        today = actor.name in self.state.carry.get("words_today", [])
+        self.tell(f"player:{actor.name}", "已收到遗言，" + ("当天公示。" if today else "将在下一个白天开始时公示。"))
         self.tell("director", f"{self.label(actor)} 的遗言：\n{words}")
+        if today:
+            self.tell("public", f"{actor.name} 的遗言：\n{words}")
         if DISCUZ.search(words):
             self.tell("director", f"注意：{self.label(actor)} 的遗言含有Discuz!代码，规则禁止")
 
@@ -392,9 +417,10 @@ class Game:
             raise Rejected(f"本局游戏从{'夜晚' if self.rules.first_phase == 'night' else '白天'}开始")
         self.rules.start_game(self)
 
-    def _lapse(self) -> None:
+    def _lapse(self, closing: bool = False) -> None:
         for pending in list(self.state.pending):
-            self._expire(pending)
+            if not (closing and pending.outlives_close):
+                self._expire(pending)
 
     def _open_day(self, lapse: bool) -> None:
         s = self.state
@@ -431,23 +457,26 @@ class Game:
         if s.phase == "day":
             self.rules.begin_day(self)
 
-    def announce(self, names: list[str]) -> None:
-        """The 开门 list of who went out in the night just ended, in the post's order."""
+    def announce(self, names: list[str], extra: dict | None = None, lines: list[str] = ()) -> None:
+        """The 开门 list of who went out in the night just ended, in the post's order. `extra`: what the
+        ruleset adds to the morning's record, `lines` to its text. The first day of a game that opens by
+        day has no night and no day before it."""
         s = self.state
         players = [s.player(n) for n in names]
         if self.rules.announce_order == "seat":
             players.sort(key=lambda p: p.seat)
         ordered = tuple(p.name for p in players)
-        s.announcements.append({"phase": "day", "number": s.day_no, "deaths": list(ordered)})
+        s.announcements.append({"phase": "day", "number": s.day_no, "deaths": list(ordered), **(extra or {})})
         # "每个游戏日白天开始时，都会公示前一天因投票出局角色名单、夜晚出局角色名单、当日警长"
         voted = [self.find(d["name"]) for d in s.deaths if d["phase"] == "day" and d["number"] == s.day_no - 1 and d["cause"] == "投票"]
         sheriff = self.find(s.sheriff) if s.sheriff else None
-        text = "\n".join([
-            f"第{s.day_no}天",
-            "前一天投票出局：" + ("、".join(self.label(p) for p in voted) or "无"),
-            "昨晚出局：" + ("、".join(self.label(p) for p in players) if players else "无人出局（平安夜）"),
-            "当日警长：" + (self.label(sheriff) if sheriff else "无"),
-        ])
+        text = [f"第{s.day_no}天"]
+        if s.day_no > 1:
+            text.append("前一天投票出局：" + ("、".join(self.label(p) for p in voted) or "无"))
+        if s.night is not None:
+            text.append("昨晚出局：" + ("、".join(self.label(p) for p in players) if players else "无人出局（平安夜）"))
+        text.append("当日警长：" + (self.label(sheriff) if sheriff else "无"))
+        text = "\n".join([*text, *lines])
         self.emit(Announcement("day", s.day_no, ordered, text))
         self.tell("public", text)
         self.offer_last_words(list(ordered))
@@ -458,7 +487,10 @@ class Game:
         """开门: the words offered before it are to be published; a right not used has lapsed."""
         s = self.state
         published = []
+        today = s.carry.pop("words_today", [])
         for name in s.carry.get("words_offered", []):
+            if name in today:
+                continue  # published when they came, or lapsed at 关门
             if self.owes_last_words(name):
                 self._waive_last_words(name)
                 self.tell("director", f"{name} 未在时限内提交遗言，视为放弃")
@@ -474,9 +506,12 @@ class Game:
         if s.phase == "day" and self.rules.day_follows_day(s.day_no):
             raise Rejected("今天之后还是白天：请开门进入下一个白天")
         if lapse:
-            self._lapse()
+            self._lapse(closing=True)
         if s.phase == "setup":
             self._begin("night")
+        else:
+            self._close_words_today()
+            self.rules.closing(self)
         if s.phase == "over":
             return
         for pending in s.pending:
@@ -487,6 +522,13 @@ class Game:
         s.day = None
         self.tell("public", f"关门，第{s.night_no}夜开始")
         self.rules.begin_night(self)
+
+    def _close_words_today(self) -> None:
+        """关门 ends a right to last words published the same day."""
+        for name in self.state.carry.get("words_today", []):
+            if self.owes_last_words(name):
+                self._waive_last_words(name)
+                self.tell("director", f"{name} 未在关门前提交遗言，视为放弃")
 
     def night_complete(self) -> bool:
         return self.phase == "night" and not self.night.resolved and not self.rules.awaiting(self)
@@ -531,6 +573,8 @@ class Game:
             pending.holds_night = False  # an answer still to come no longer belongs to this settlement
         names = "、".join(n.deaths) or "无人出局"
         self.tell("director", f"夜晚已结算，开门公告草稿：昨晚出局：{names}")
+        if self.phase != "over":
+            self.rules.settled(self)
 
     def _night_fresh(self) -> None:
         """Deaths of the night's settlement, with those they caused, join the 开门 list in order."""
@@ -556,6 +600,8 @@ class Game:
             raise Rejected(f"今天的{word}已经统计过")
         if cmd.kind == "exile" and s.day.called_off:
             raise Rejected("今天有人自爆，投票取消")
+        if s.day.vote_held:
+            raise Rejected(s.day.vote_held)
         if cmd.kind == "exile" and "election" in s.day.votes and "election" not in s.day.counted:
             # a day with both: "最先高票者当选警长，出人票最高者出局" — the election is counted first
             raise Rejected("今天先统计警长竞选，再统计放逐投票：请先提交警长竞选的票")
@@ -575,9 +621,12 @@ class Game:
         bonus = self.rules.exile_bonus(self) if cmd.kind == "exile" else {}
         counts, result = count(valid, bonus, self.rules.tie_rule(self, cmd.kind))
         s.day.counted.append(cmd.kind)
-        shown = {k: (int(v) if v.denominator == 1 else float(v)) for k, v in counts.items()}
+        shown = _numbers(counts)
         s.tallies.append({"phase": "day", "number": s.day_no, "kind": cmd.kind, "counts": shown, "result": result})
-        text = f"第{s.day_no}天{word}结果：" + ("，".join(f"{k} {v}票" for k, v in shown.items()) or "无有效票")
+        public = _numbers(self.rules.public_counts(self, cmd.kind, counts))
+        if public != shown:
+            self.tell("director", f"第{s.day_no}天{word}实际计数（含暗记）：" + "，".join(f"{k} {v}票" for k, v in shown.items()))
+        text = f"第{s.day_no}天{word}结果：" + ("，".join(f"{k} {v}票" for k, v in public.items()) or "无有效票")
         text += f"。{result} {'当选警长' if cmd.kind == 'election' else '出局'}" if result else "。平票或无票：" + ("本局没有警长" if cmd.kind == "election" else "无人出局")
         self.emit(Tally("day", s.day_no, cmd.kind, shown, result, text))
         self.tell("public", text)
@@ -588,7 +637,7 @@ class Game:
             self.rules.exile(self, s.player(result))
 
     def vote_weight(self, voter: str, kind: str) -> Fraction:
-        return self.rules.sheriff_weight if self.state.sheriff == voter else Fraction(1)
+        return self.rules.vote_weight(self, voter, kind)
 
     # --- cards --------------------------------------------------------------------------------------
     def _card(self, color: str, p: Player) -> None:
@@ -688,3 +737,8 @@ class Game:
             return  # settled meanwhile by another's consequence (a death clears what the dead owed)
         self.settle(pending)
         self.rules.expire(self, pending)
+
+
+def _numbers(counts: dict[str, Fraction]) -> dict[str, int | float]:
+    """Counts as the transcript and the thread show them: 1.5 and 2.5 stay halves, the rest whole."""
+    return {k: (int(v) if v.denominator == 1 else float(v)) for k, v in counts.items()}

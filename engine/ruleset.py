@@ -10,6 +10,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Callable
 
 from . import votes
+from .errors import Rejected
 
 if TYPE_CHECKING:
     from .game import Game
@@ -30,7 +31,7 @@ class Role:
 class TimeLimit:
     """A time limit as the post states it: `minutes` after `anchor` (`open`: the next 开门)."""
 
-    anchor: str  # "close" (关门) | "now" (the moment it is asked) | "open" | "clock" (a time of day)
+    anchor: str  # "close" (关门) | "now" (the moment it is asked) | "open" | "clock" (a time of day) | "opened" (the day's 开门)
     minutes: int  # after the anchor; for "clock", after midnight
     text: str  # the post's words
 
@@ -86,6 +87,11 @@ class Ruleset:
     # How many substitutes (替补) one character may have (M131: "每名角色仅限更换一次替补"); None where
     # the post sets no limit.
     substitutes: Quota | None = None
+
+    def configure(self, options: dict) -> dict:
+        """The game's options as this ruleset reads them (146: which new moons are in play); raises
+        ValueError, in Chinese, on one it cannot use."""
+        return {}
 
     def factions(self, g: "Game") -> list[str]:
         """The factions in this game, in the post's order: one that forms during play joins them."""
@@ -171,6 +177,14 @@ class Ruleset:
         """Ballots void because of how they stand together (two sisters bound to one target), by voter."""
         return {}
 
+    def vote_weight(self, g: "Game", voter: str, kind: str) -> Fraction:
+        """What one ballot of `voter` counts (the sheriff's: the post's weight)."""
+        return self.sheriff_weight if g.state.sheriff == voter else Fraction(1)
+
+    def public_counts(self, g: "Game", kind: str, counts: dict[str, Fraction]) -> dict[str, Fraction]:
+        """The counts as the thread is told them (a mark the director keeps secret left out)."""
+        return counts
+
     def exile(self, g: "Game", p: "Player") -> None:
         """The exile vote sends `p` out (a ruleset may let him avoid it)."""
         g.kill(p, "投票")
@@ -197,6 +211,24 @@ class Ruleset:
     def exile_bonus(self, g: "Game") -> dict[str, Fraction]:
         """Extra votes counted on a player in today's exile (乌鸦 <诽谤>...)."""
         return {}
+
+    def instead(self, g: "Game", player: "Player", cause: str) -> "tuple[Player, str] | None":
+        """Someone else who goes out in `player`'s place, and the cause (146's 试验鸳鸯); None: nobody."""
+        return None
+
+    def target_problem(self, g: "Game", target: "Player", skill: str) -> str | None:
+        """Why a living player may not be the target of `skill` now (146's 狼王的生日); None: he may."""
+        return None
+
+    def closing(self, g: "Game") -> None:
+        """The day is about to close (关门): what happens 即将入夜前."""
+
+    def settled(self, g: "Game") -> None:
+        """The night's settlement is complete: every death of it has gone out."""
+
+    def fix_moon(self, g: "Game", event: str, start: str | None) -> None:
+        """The director fixes the next new-moon draw (`Moon`)."""
+        raise Rejected("本局没有新月事件")
 
     def after_death(self, g: "Game", player: "Player", cause: str) -> None:
         """Whatever a death triggers (a successor, an extra kill...)."""

@@ -121,12 +121,12 @@ def charge_lost(g: "Game", p: "Player", team: str, holder_role: str) -> None:
                 g.tell(f"player:{holder.name}", f"{team}内有角色出局，你失去了<冲锋>。")
 
 
-def charge_back(g: "Game", p: "Player", team: str, holder_role: str) -> list[str]:
-    """`p`'s going out is a red card after all: the 冲锋 it took comes back, unless another member of
-    `team` went out other than by a red card. Returns the change, for the director."""
+def charge_back(g: "Game", p: "Player", team: str, holders: list["Player"]) -> list[str]:
+    """`p`'s going out is a red card after all: the 冲锋 it took from `holders` comes back, unless another
+    member of `team` went out other than by a red card. Returns the change, for the director."""
     s = g.state
     changes = []
-    for holder in s.with_role(holder_role):
+    for holder in holders:
         if holder.marks.get("冲锋") != p.name:
             continue
         other = next((q.name for q in s.players if q.name in s.teams[team] and q.death and q.death[2] != "红牌"), None)

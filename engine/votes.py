@@ -35,6 +35,8 @@ def count(ballots: list[tuple[str, str, Fraction]], bonus: dict[str, Fraction], 
     if not counts:
         return counts, None
     best = max(counts.values())
+    if best <= 0:  # a count lowered below every vote (146's 统领) sends nobody out
+        return counts, None
     top = [name for name, n in counts.items() if n == best]
     if len(top) == 1:
         return counts, top[0]

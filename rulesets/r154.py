@@ -539,7 +539,7 @@ class R154(Ruleset):
     def red_card_instead(self, g: Game, p: Player, cancelled: list[str]) -> list[str]:
         # "红牌罚下出局的角色没有遗言权利，不能发动以下技能：刀客<最后一刀>、警长<殉职>。但小倩采臣共群后会触发<殉情>。
         # 红牌罚下的警长警徽随机移交。" A 殉情 stands; so does a blade already fallen.
-        changes = skills.charge_back(g, p, COVEN, "树精姥姥")
+        changes = skills.charge_back(g, p, COVEN, g.state.with_role("树精姥姥"))
         if "殉职" in cancelled:
             self._random_sheriff(g, f"{g.label(p)} 被红牌罚下")
             changes.append(f"警徽随机移交给 {g.label(g.state.player(g.state.sheriff))}" if g.state.sheriff else "没有可以继任警长的角色")

@@ -288,7 +288,7 @@ async def test_close_and_open_with_a_planned_close_time(app: App, banshabot):
         says(ctx, QQ["菠萝"], "你已出局，可以留下遗言：发送“遗言 内容”（可多行），下一个白天开始前有效。遗言中禁止使用Discuz!代码。")
         says(ctx, DIRECTOR, "【开门公告，可直接粘贴到论坛】\n"
                             "[b]第1天警长竞选结果：橘子 2票。橘子 当选警长[/b]\n\n"
-                            "[b]第1天[/b]\n前一天投票出局：无\n昨晚出局：10号 菠萝\n当日警长：2号 橘子")
+                            "[b]第1天[/b]\n昨晚出局：10号 菠萝\n当日警长：2号 橘子")
         says(ctx, DIRECTOR, "计票完成：橘子 2票；结果：橘子")
 
     await director(app, "开门 明晚", "看不懂时间“明晚”，请写成“12-01 22:00”或“22:00”")
@@ -390,7 +390,7 @@ async def test_votes_from_pasted_forum_posts(app: App, banshabot):
         says(ctx, QQ["西瓜"], "你当选了警长。")
         says(ctx, DIRECTOR, "【开门公告，可直接粘贴到论坛】\n"
                             "[b]第1天警长竞选结果：橘子 1票，西瓜 2票。西瓜 当选警长[/b]\n\n"
-                            "[b]第1天[/b]\n前一天投票出局：无\n昨晚出局：无人出局（平安夜）\n当日警长：5号 西瓜")
+                            "[b]第1天[/b]\n昨晚出局：无人出局（平安夜）\n当日警长：5号 西瓜")
         says(ctx, DIRECTOR, "计票完成：橘子 1票，西瓜 2票；结果：西瓜\n"
                             "无效：柠檬：缺少“投票理由：”，格式有误，此票无效\n"
                             "无效：芒果：没有“投票对象：”，格式有误，此帖无效")

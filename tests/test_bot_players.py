@@ -420,7 +420,7 @@ async def test_nothing_tells_night_ones_victims_before_the_election_and_one_elec
         says(ctx, QQ["菠萝"], "你已出局，可以留下遗言：发送“遗言 内容”（可多行），下一个白天开始前有效。遗言中禁止使用Discuz!代码。")
         says(ctx, DIRECTOR, "【开门公告，可直接粘贴到论坛】\n"
                             "[b]第1天警长竞选结果：菠萝 2票，橘子 1票。菠萝 当选警长[/b]\n\n"
-                            "[b]第1天[/b]\n前一天投票出局：无\n昨晚出局：10号 菠萝\n当日警长：无")
+                            "[b]第1天[/b]\n昨晚出局：10号 菠萝\n当日警长：无")
         says(ctx, DIRECTOR, "计票完成：菠萝 2票，橘子 1票；结果：菠萝")
     async with chat(app) as (ctx, bot):
         ctx.receive_event(bot, private(QQ["菠萝"], "殉职 13"))

@@ -23,7 +23,8 @@ NAMES = [n for n, _ in ROSTER]
 
 
 def new_game(seed: int = 0) -> Game:
-    return Game(R146, ROSTER, seed=seed)
+    """A game without new moons: the rules of 2L–5L alone (the events: tests/test_r146_moons.py)."""
+    return Game(R146, ROSTER, seed=seed, options={"moons": "none"})
 
 
 def run(g: Game, *cmds):
@@ -289,7 +290,7 @@ def test_a_skill_can_be_given_or_taken_for_one_night_only():
     g.night.granted["午"] = {"预言"}  # as 神经错乱 would
     assert "今晚失去了<预言>" in g.apply(Act("辛", "预言", "甲")).error
     outs = run(g, Act("午", "预言", "甲"))
-    assert [f.result for f in events(outs, Feedback)] == ["非村民阵营"]
+    assert [f.result for f in events(outs, Feedback)] == ["狼王"]  # a <预言> 神经错乱 gives: "获得具体身份结果"
     run(g, OpenDay(), CloseDay())
     assert g.apply(Act("午", "预言", "乙")).error == "午 的身份没有<预言>"
     assert g.apply(Act("辛", "预言", "乙")).ok
