@@ -261,7 +261,7 @@ class Game:
 
     def offer_last_words(self, names: list[str], same_day: bool = False) -> None:
         """Tell the dead who may leave last words; the right lasts until the next 开门. `same_day`: the
-        words are published the moment they come, and the right ends at 关门 (146's "遗言当天公示")."""
+        words are published the moment they come (146's "遗言当天公示")."""
         offered = self.state.carry.setdefault("words_offered", [])
         for name in names:
             if name in self.state.last_words and self.state.last_words[name] is None:
@@ -269,10 +269,8 @@ class Game:
                 key = f"{LAST_WORDS}:{name}"
                 if same_day:
                     self.state.carry.setdefault("words_today", []).append(name)
-                    self.tell(f"player:{name}", "你已出局，可以留下遗言：发送“遗言 内容”（可多行），今天关门前有效，收到后当天公示。遗言中禁止使用Discuz!代码。")
-                    self.emit(DeadlineStart(key, (name,), LAST_WORDS, "close", 0))
-                    continue
-                self.tell(f"player:{name}", "你已出局，可以留下遗言：发送“遗言 内容”（可多行），下一个白天开始前有效。遗言中禁止使用Discuz!代码。")
+                when = "收到后当天公示" if same_day else "将在下一个白天开始时公示"
+                self.tell(f"player:{name}", f"你已出局，可以留下遗言：发送“遗言 内容”（可多行），下一个白天开始前有效，{when}。遗言中禁止使用Discuz!代码。")
                 self.emit(DeadlineStart(key, (name,), LAST_WORDS, "open", 0))
 
     def owes_last_words(self, name: str) -> bool:
@@ -489,12 +487,10 @@ class Game:
         published = []
         today = s.carry.pop("words_today", [])
         for name in s.carry.get("words_offered", []):
-            if name in today:
-                continue  # published when they came, or lapsed at 关门
             if self.owes_last_words(name):
                 self._waive_last_words(name)
                 self.tell("director", f"{name} 未在时限内提交遗言，视为放弃")
-            elif s.last_words[name]:
+            elif s.last_words[name] and name not in today:  # the same day's were published when they came
                 published.append((name, s.last_words[name]))
         s.carry.pop("words_offered", None)
         return published
@@ -510,7 +506,6 @@ class Game:
         if s.phase == "setup":
             self._begin("night")
         else:
-            self._close_words_today()
             self.rules.closing(self)
         if s.phase == "over":
             return
@@ -522,13 +517,6 @@ class Game:
         s.day = None
         self.tell("public", f"关门，第{s.night_no}夜开始")
         self.rules.begin_night(self)
-
-    def _close_words_today(self) -> None:
-        """关门 ends a right to last words published the same day."""
-        for name in self.state.carry.get("words_today", []):
-            if self.owes_last_words(name):
-                self._waive_last_words(name)
-                self.tell("director", f"{name} 未在关门前提交遗言，视为放弃")
 
     def night_complete(self) -> bool:
         return self.phase == "night" and not self.night.resolved and not self.rules.awaiting(self)

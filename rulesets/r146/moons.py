@@ -191,10 +191,6 @@ def confused_night(g: Game) -> None:
             break
 
 
-def confused_killer(g: Game) -> Player | None:
-    return next((p for p in g.state.alive() if "杀人" in g.night.granted.get(p.name, ())), None) if g.night else None
-
-
 def confused_kill(g: Game, actor: Player, target) -> None:
     once_tonight(g, CONFUSED_KILL, actor.name, "杀人")
     t = g.living_target(target, "杀人")
@@ -664,7 +660,12 @@ def stand_in(g: Game, p: Player, cause: str) -> tuple[Player, str] | None:
     if not other.alive:
         return None
     del standing(g)["trial"]
-    g.tell("public", f"试验鸳鸯生效：{g.label(other)} 代替 {g.label(p)} 出局")
+    line = f"试验鸳鸯生效：{g.label(other)} 代替 {g.label(p)} 出局"
+    if g.phase == "night":  # "夜晚期间需要公示的内容全部在下一个白天开始时公布"
+        standing(g).setdefault("at_dawn", []).append(line)
+        g.tell("director", line + "（开门时公示）")
+    else:
+        g.tell("public", line)
     return other, TRIAL
 
 
@@ -730,7 +731,7 @@ BY_NAME = {m.name: m for m in EVENTS}
 def morning(g: Game) -> tuple[dict, list[str]]:
     """What the 开门 announcement carries for the events standing: the crystal ball's identity, the
     <灵媒>'s speaker."""
-    extra, lines = {}, []
+    extra, lines = {}, list(standing(g).pop("at_dawn", []))
     if held(g).get("crystal") and (seen := crystal(g)):
         extra["crystal"] = seen
         lines.append(crystal_line(seen))
@@ -771,6 +772,10 @@ def closing(g: Game) -> None:
     decided."""
     if g.phase == "day":
         ufo_takes(g)
+    # an hour after 开门 has passed by 关门: the hunter's shot and the idiot's pair not sent are let go
+    for pending in [p for p in g.state.pending if p.skill in (FURY, TRIAL)]:
+        g.settle(pending)
+        expire(g, pending)
     s = standing(g)
     for key, deadline in (("birthday_day", _birthday_key), ("leader_day", _leader_key)):
         if s.get(key) == g.state.day_no:
@@ -783,6 +788,10 @@ def timeout(g: Game, key: str) -> list[str]:
     if key == _birthday_key(g) and s.get("birthday_day") == g.state.day_no:
         del s["birthday_day"]
         g.tell(f"team:{PACK}", f"<{BIRTHDAY}>未在1小时内启动：什么也不发生。")
+        return [key]
+    if key == _leader_key(g) and s.get("leader_day") == g.state.day_no:
+        del s["leader_day"]
+        g.tell(f"team:{PACK}", f"今天没有选出<{LEADER}>：不再选举。")
         return [key]
     return []
 

@@ -157,6 +157,8 @@ def _team_kill(g: Game, actor: Player, team: str, key: str, target) -> None:
 
 def charge(g: Game, actor: Player, target) -> None:
     # 冲锋: "游戏日夜晚，可以指杀一名角色。当任意一名狼群内角色因除红牌罚下以外的原因出局后，狼王失去<冲锋>。"
+    if moons.leader(g) is actor:
+        raise Rejected("狼族首领失去了原有技能（<冲锋>）")
     if "冲锋" in actor.lost:
         raise Rejected("狼王已经失去<冲锋>：狼群内已有角色出局")
     if not _may_charge(g, actor):
