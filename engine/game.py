@@ -345,7 +345,11 @@ class Game:
             skill.run(self, actor, cmd.target, cmd.text)
         else:
             skill.run(self, actor, cmd.target)
-        self.tell("director", f"{self.label(actor)}：{skill.name} {cmd.shown_target}".rstrip())
+        done = f"{skill.name} {cmd.shown_target}".rstrip()
+        if skill.when == "decision" and not actor.alive:
+            # what a death brought and was carried out: it stands if the death turns into a red card
+            self.state.carry.setdefault("answered", {}).setdefault(actor.name, []).append(done)
+        self.tell("director", f"{self.label(actor)}：{done}")
 
     def _pass(self, actor: Player) -> None:
         """放弃: everything this player could still do in this phase. A team's own choice is not
@@ -662,10 +666,57 @@ class Game:
         if p.alive:
             self.kill(p, "红牌")
             self.publish_deaths([p.name], "红牌罚下")
+        elif self.phase == "day" and p.death == ("day", s.day_no, "投票"):
+            self._red_card_before_vote(p)
         self.tell("director", f"{faction}累计红牌 {reds[faction]} 张；导演可决定是否判负该阵营")
         limit = self.rules.red_cards_to_lose
         if limit is not None and reds[faction] >= limit and faction not in s.lost and s.phase != "over":
             self.lose(faction)
+
+    def _red_card_before_vote(self, p: Player) -> None:
+        """"白天红牌罚下在被投票出局之前": the day's count put `p` out and a red card comes the same day.
+        He goes out by the red card instead. What his vote-out brought and has not happened yet goes
+        (his last words, the decisions still asked of him, the ruleset's own); what was carried out
+        stands, for a death published cannot be taken back ("已经公示的出局角色不属于游戏范畴"). The
+        director is told each change."""
+        s = self.state
+        p.death = (*p.death[:2], "红牌")
+        at = next(i for i, d in enumerate(s.deaths) if d["name"] == p.name)
+        s.deaths[at]["cause"] = "红牌"
+        changes = ["出局原因：投票 → 红牌"]
+        self.tell("public", f"红牌罚下：{self.label(p)}（白天红牌罚下在被投票出局之前：按红牌罚下出局，不再按投票出局）")
+        lost = []
+        cancelled = [q for q in s.pending if q.who == p.name]
+        for pending in cancelled:
+            self.settle(pending)
+            lost.append(f"<{pending.skill}>")
+        changes += [f"取消<{q.skill}>（尚未答复）" for q in cancelled]
+        if p.name in s.last_words:
+            changes += self._withdraw_last_words(p, s.deaths[at + 1:])
+            lost.insert(0, "遗言权利")
+        changes += self.rules.red_card_instead(self, p, [q.skill for q in cancelled])
+        changes += [f"已执行，不撤回：{done}" for done in s.carry.get("answered", {}).get(p.name, [])]
+        self.tell(f"player:{p.name}", "你被红牌罚下（白天红牌罚下在被投票出局之前），按红牌罚下出局"
+                  + (f"：你不再有{'、'.join(lost)}。" if lost else "。"))
+        self.tell("director", f"{self.label(p)} 今天被投票出局后又被红牌罚下，改为红牌罚下出局：\n"
+                  + "\n".join(f"· {c}" for c in changes))
+
+    def _withdraw_last_words(self, p: Player, later: list[dict]) -> list[str]:
+        """"红牌罚下出局的角色没有遗言权利": the right goes, with words sent and not yet published. Where
+        the rights are counted, the one it held falls to whoever went out after him (`later`) without one."""
+        s = self.state
+        words = s.last_words.pop(p.name)
+        if p.name in s.carry.get("words_offered", []):
+            s.carry["words_offered"].remove(p.name)
+        self.emit(DeadlineEnd(f"{LAST_WORDS}:{p.name}"))
+        changes = ["取消遗言权利" + ("（已提交的遗言不会公示）" if words else "")]
+        for d in later:
+            q = s.player(d["name"])
+            if q.name not in s.last_words and self.rules.has_last_words(self, q, d["cause"]):
+                s.last_words[q.name] = None
+                self.offer_last_words([q.name])
+                changes.append(f"遗言权利改由 {self.label(q)} 获得")
+        return changes
 
     # --- time limits --------------------------------------------------------------------------------
     def _timeout(self, key: str) -> None:

@@ -50,6 +50,17 @@ class Skill:
     takes_target: bool = True
     targets: int = 1  # how many players one use names (丘比特之箭: two)
     with_text: bool = False  # `run` also gets the free text sent with it (a private ballot's reason)
+    # the team skill it is added to (154's 姥姥之怒 "在该阵营吸食角色时，可以附加"): sent in the team's
+    # group like the team's own, and with no target it attaches to the team's choice already sent
+    attaches_to: str | None = None
+
+
+@dataclass(frozen=True)
+class Quota:
+    """How many times something may happen, with the post's words."""
+
+    count: int
+    text: str
 
 
 class Ruleset:
@@ -74,6 +85,9 @@ class Ruleset:
     # True: the game is judged the moment each death is settled, so a win stops the rest of a
     # settlement; False: only when deaths are published.
     judge_each_death: bool = False
+    # How many substitutes (替补) one character may have (M131: "每名角色仅限更换一次替补"); None where
+    # the post sets no limit.
+    substitutes: Quota | None = None
 
     def configure(self, options: dict) -> dict:
         """The game's options as this ruleset reads them (146: which new moons are in play); raises
@@ -236,6 +250,13 @@ class Ruleset:
 
     def has_last_words(self, g: "Game", player: "Player", cause: str) -> bool:
         return cause != "红牌"
+
+    def red_card_instead(self, g: "Game", p: "Player", cancelled: list[str]) -> list[str]:
+        """"白天红牌罚下在被投票出局之前": `p`, whom today's count put out, was red-carded the same day and
+        goes out by the red card instead. Undo what his vote-out brought that has not happened yet and
+        give what a red card brings. `cancelled`: the decisions asked of him that were withdrawn.
+        Returns each change, for the director."""
+        return []
 
     def check_end(self, g: "Game") -> None:
         """Judge wins and losses; called each time deaths are published."""

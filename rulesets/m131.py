@@ -10,7 +10,7 @@ from fractions import Fraction
 from engine import skills
 from engine.errors import Rejected
 from engine.game import Game
-from engine.ruleset import Role, Ruleset, Skill, TimeLimit
+from engine.ruleset import Quota, Role, Ruleset, Skill, TimeLimit
 from engine.skills import living_with_role, once_tonight
 from engine.state import Pending, Player
 
@@ -178,6 +178,7 @@ class M131(Ruleset):
     sheriff_weight = Fraction(3, 2)  # Note 3: "警长投票记为1.5票"
     announce_order = "seat"  # "公示出局名单时按出局角色的电梯楼顺序排序。"
     badge_may_be_torn = True  # Note 3: "可以撕警徽。"
+    substitutes = Quota(1, "每名角色仅限更换一次替补。无法继续进行游戏的角色无法更换替补时红牌罚下。")
     limits = {
         "night": TimeLimit("close", 60, "关门一个小时后，预言家、女巫、乌鸦、锈盾守卫未与导演取得联系，视为放弃夜晚行动。狼队在关门一个小时后仍未提交刀人目标，视为放弃出刀"),
         "feedback": TimeLimit("now", 30, "女巫<通灵>、锈盾守卫<最后的守护>收到反馈后半小时，仍未给导演答复，视为放弃技能行使。"),
@@ -344,25 +345,48 @@ class M131(Ruleset):
             s.carry["crow_last"] = (g.night.number, a["诽谤"][1])
             s.carry["slander_next"] = a["诽谤"][1]
         seen: set[str] = set()
-        return [(n, c) for n, c in out if not (n in seen or seen.add(n))]
+        out = [(n, c) for n, c in out if not (n in seen or seen.add(n))]
+        if g.night.number == 1:
+            # "第一个夜晚需要公示的信息以及出局名单在警长竞选完毕之后公布" with "不区分警上与警下，所有玩家都可以投票和
+            # 被投票" and "警长……在第一夜出局": night 1's victims go out when the list is published after the
+            # election. Until then they are told nothing and take part in it; the list is the night's.
+            s.carry["held_deaths"] = out
+            g.night.deaths.extend(n for n, _ in out)
+            if out:
+                g.tell("director", "第一夜出局：" + "、".join(f"{g.label(s.player(n))}（{c}）" for n, c in out)
+                       + "。名单在警长竞选完毕之后公布；在此之前他们不会被告知，仍可以投票和被投票。")
+            return []
+        return out
 
     # --- the day -----------------------------------------------------------------------------------------
     def morning(self, g: Game, night_deaths: list[str]) -> None:
-        # "第一个夜晚需要公示的信息以及出局名单在警长竞选完毕之后公布。"
-        if g.state.day_no == 1:
-            g.state.carry["held_deaths"] = night_deaths
-        else:
+        # "第一个夜晚需要公示的信息以及出局名单在警长竞选完毕之后公布。" — night 1's list waits (resolve_night).
+        if g.state.day_no > 1:
             g.announce(night_deaths)
 
     def after_election(self, g: Game, elected: str | None) -> None:
         super().after_election(g, elected)
-        if "held_deaths" in g.state.carry:
-            g.announce(g.state.carry.pop("held_deaths"))
+        self._night_one_out(g)
+
+    def _night_one_out(self, g: Game) -> None:
+        """Night 1's victims go out and are published: after the election, or at day 2's 开门 when it was
+        never counted. One elected is "警长……在第一夜出局": asked for <殉职> as he goes out (after_death).
+        One a red card took out meanwhile is out already and not on the list."""
+        s = g.state
+        if "held_deaths" not in s.carry:
+            return
+        out = []
+        for name, cause in s.carry.pop("held_deaths"):
+            if s.player(name).alive:
+                out.append(name)
+                g.kill(s.player(name), cause, at=("night", 1))
+        g.fresh[:] = [n for n in g.fresh if n not in out]  # published in the list below, not by day
+        g.announce(out)
 
     def begin_day(self, g: Game) -> None:
         s = g.state
         if "held_deaths" in s.carry and s.day_no > 1:  # the election was never counted
-            g.announce(s.carry.pop("held_deaths"))
+            self._night_one_out(g)
         # 诽谤: "其在下一个游戏日投票时被投票数多计一票" and "诽谤仅对放逐投票有效，对警长竞选投票无效" — the
         # next game day after night 1 is the 警长竞选日, so night 1's 诽谤 counts nowhere.
         s.carry["slander_today"] = s.carry.pop("slander_next", None)
@@ -387,13 +411,29 @@ class M131(Ruleset):
     def after_death(self, g: Game, p: Player, cause: str) -> None:
         s = g.state
         if s.carry.get("badge_of") == p.name and cause != "红牌":
-            # 殉职 is asked when the death is public: at once by day, at 开门 after a night.
+            # 殉职: "警长并非因红牌罚下而出局后，可以选择一名未出局的角色来继任警长" — every way out but the red card.
+            # The limit "警长被投票出局或在第一夜出局，关门三十分钟后" names the two whose death is published at a
+            # 关门 (the count; night 1's list after the election); a sheriff out on a later night has it from
+            # the 关门 of the day his death is published. Asked when the death is public: at once by day,
+            # at 开门 after a night.
             g.when_public("殉职", p)
         if p.role == "感染白痴" and cause == "投票":
             # 假痴不癫<强制>: "若其是第一个在白天出局的狼人 … 附加刀 …；若其不是第一个在白天出局的狼人 … 查验".
             # Its own <自爆> "不会触发<假痴不癫>" (cause 自爆 never reaches here).
             earlier = [q for q in s.players if q.name in s.teams[PACK] and q.name != p.name and q.death and q.death[0] == "day"]
             s.carry["next_night_extra"] = "查验" if earlier else "附加刀"
+
+    def red_card_instead(self, g: Game, p: Player, cancelled: list[str]) -> list[str]:
+        s = g.state
+        changes = []
+        if p.role == "感染白痴" and s.carry.pop("next_night_extra", None):
+            # 假痴不癫<强制>: "当感染白痴因投票出局时" — he did not go out by the vote.
+            changes.append("取消<假痴不癫>：狼群下一个夜晚没有附加刀或查验")
+        if "殉职" in cancelled:
+            # "红牌罚下出局的角色……不能发动警长<殉职>": nobody succeeds him.
+            g.tell("public", f"{g.label(p)} 被红牌罚下，不能发动<殉职>，本局不再有警长")
+            changes.append("本局不再有警长")
+        return changes
 
     def public(self, g: Game, what: str, p: Player) -> None:
         # 殉职, once the sheriff's death is public (Game.when_public)

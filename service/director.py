@@ -13,6 +13,7 @@ from engine import Act, Ballots, Card, CloseDay, FactionLoss, OpenDay, ResolveNi
 from engine.commands import from_dict
 from engine.typed import number, quoted
 from rulesets import RULESETS
+from rulesets import get as get_ruleset
 
 from . import groups, parse
 from .games import Service, ServiceError, Table
@@ -271,14 +272,15 @@ async def _replace(service: Service, t: Table, qq: str, rest: str, side: QQSide)
     seat = _seat(t, parts[0])
     if seat is None:
         return f"没有角色“{quoted(parts[0])}”"
-    if seat.former_qq:
-        return "每名角色仅限更换一次替补"
+    limit = get_ruleset(t.row.ruleset).substitutes
+    if limit and len(seat.former_qq) >= limit.count:
+        return f"{seat.seat}号 {seat.name} 已经更换过替补。本局规则：{limit.text}"
     if any(s.qq == new_qq for s in t.seats):
         return f"QQ {new_qq} 已经在本局游戏中"
-    old = seat.qq
+    old, former = seat.qq, list(seat.former_qq)
     async with t.lock:  # not while a command of the game is being applied and addressed
         # the seat changes first, in memory too: the messages below are addressed from it
-        seat.former_qq, seat.qq = [old], new_qq
+        seat.former_qq, seat.qq = [*former, old], new_qq
         try:
             async with in_transaction():
                 await seat.save()
@@ -287,7 +289,7 @@ async def _replace(service: Service, t: Table, qq: str, rest: str, side: QQSide)
                     await service.queue(("private", new_qq), "你作为替补接手了本局角色。\n" + brief(t.game.rules, t.game, seat.name), t.row.id)
                     await groups.replaced(service, t, seat.name, old)
         except BaseException:
-            seat.former_qq, seat.qq = [], old
+            seat.former_qq, seat.qq = former, old
             raise
     await service.delivered()
     return f"{seat.seat}号 {seat.name} 由 {new_qq} 接手（原 {old}）。"

@@ -76,6 +76,8 @@ def player_text(text: str, rules: Ruleset, name: str) -> Act | Query:
     if not skill.takes_target:
         return Act(by=name, skill=skill.name)
     if target is None:
+        if skill.attaches_to:  # bare, it attaches to the team's choice already sent (154's 姥姥之怒)
+            return Act(by=name, skill=skill.name)
         if skill.targets > 1:  # 146's 丘比特之箭 names two: "one target" would send him the wrong way
             raise ParseError(_wrong_count(skill))
         hint = f"请发送“{skill.name} 座位号”或“{skill.name} 角色名”"

@@ -70,7 +70,8 @@ async def _from_player(service: Service, t: Table, seat: SeatRow, text: str, key
 
 
 async def in_group(service: Service, group_id: str, qq: str, text: str, key: str) -> None:
-    """A message in a team group: a living member's team skill is the team's choice; the rest is chat."""
+    """A message in a team group: a living member's team skill is the team's choice, and a skill added to
+    it is sent there too; the rest is chat."""
     owner = await groups.owner_of(group_id)
     if owner is None:
         return
@@ -95,7 +96,7 @@ async def _in_team_group(service: Service, t: Table, seat: SeatRow, group_id: st
         return
     except parse.ParseError:
         return
-    if not isinstance(command, Act) or not (skill := t.game.rules.skill(command.skill)) or not skill.team:
+    if not isinstance(command, Act) or not (skill := t.game.rules.skill(command.skill)) or not (skill.team or skill.attaches_to):
         return
     await service.submit(t, command, source=f"qq:{seat.qq}", reply=("group", group_id), seen=key)
 

@@ -64,7 +64,7 @@ HUNTER_ASKED_BY_DAY = "你已出局：可以<最后一枪>，发送“最后一�
 HUNTER_ASKED_AT_NIGHT = "你已出局：可以<最后一枪>，发送“最后一枪 座位号”使一名其他角色立即出局，或“放弃”（30分钟内有效）。"
 APPOINT_ASKED = "你是警长，须<任命>一名执警：发送“任命 座位号”（不能任命自己；关门后30分钟内，否则随机任命）。"
 BADGE_ASKED = "你已出局，须<殉职>：发送“殉职 座位号”选择一名未出局的角色继任警长（关门后30分钟内，否则随机移交）。"
-LAST_WORDS = "你已出局，可以留下遗言：发送“遗言 内容”（可多行），下一个白天开始前有效。遗言中禁止使用Discuz!代码。"
+LAST_WORDS = "你已出局，可以留下遗言：发送“遗言 内容”（可多行），下一个白天开始前有效，将在下一个白天开始时公示。遗言中禁止使用Discuz!代码。"
 
 
 def label(name: str) -> str:
@@ -557,3 +557,37 @@ async def test_a_missed_hand_over_at_its_time_moves_the_badge_at_random(app: App
     assert t.game.pending_for(heir, "任命")
     appoint = await DeadlineRow.get(key=t.game.pending_for(heir, "任命").key)
     assert (appoint.anchor, appoint.minutes, appoint.due_at) == ("close", 30, None)
+
+
+# --- a red card the day of the vote -----------------------------------------------------------------------
+async def test_a_red_card_after_the_vote_moves_the_badge_at_random_and_tells_the_director_each_change(app: App, banshabot):
+    """"白天红牌罚下在被投票出局之前"; "红牌罚下出局的角色没有遗言权利，不能发动……警长<殉职>……红牌罚下的警长警徽随机
+    移交": the sheriff 大勇, voted out and asked for <殉职>, is red-carded the same day."""
+    from engine import Card, Moon
+
+    service = banshabot.service
+    t = await started(service)
+    await does(service, t, Moon("魔法水晶球"))  # day 2's new moon leaves the vote alone
+    await sheriff_out(service, t)
+    probe = copy.deepcopy(t.game)
+    assert probe.apply(Card("红牌", "大勇")).ok
+    heir = probe.state.sheriff
+    assert heir != "大勇" and probe.state.player(heir).alive
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(DIRECTOR, "发牌 红牌 大勇"))
+        says(ctx, DIRECTOR, "17号 大勇 获得红牌")
+        says(ctx, DIRECTOR, "【可公示】红牌罚下：17号 大勇（白天红牌罚下在被投票出局之前：按红牌罚下出局，不再按投票出局）")
+        says(ctx, DIRECTOR, f"【可公示】17号 大勇 被红牌罚下，警徽随机移交给 {label(heir)}")
+        says(ctx, QQ[heir], "你继任了警长。")
+        says(ctx, QQ[heir], APPOINT_ASKED)
+        says(ctx, DIRECTOR, f"等待 {label(heir)} 发动<任命>")
+        says(ctx, QQ["大勇"], "你被红牌罚下（白天红牌罚下在被投票出局之前），按红牌罚下出局：你不再有遗言权利、<殉职>。")
+        says(ctx, DIRECTOR, "17号 大勇 今天被投票出局后又被红牌罚下，改为红牌罚下出局：\n"
+                            "· 出局原因：投票 → 红牌\n"
+                            "· 取消<殉职>（尚未答复）\n"
+                            "· 取消遗言权利\n"
+                            f"· 警徽随机移交给 {label(heir)}")
+        says(ctx, DIRECTOR, "村民阵营累计红牌 1 张；导演可决定是否判负该阵营")
+        says(ctx, DIRECTOR, "已执行。")
+    assert t.game.state.sheriff == heir
+    await player(app, "大勇", "殉职 22", "未执行：大勇 现在不能发动<殉职>")

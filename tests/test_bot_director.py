@@ -27,6 +27,7 @@ from bot_helpers import (
     chat,
     close_day,
     day_two,
+    director_does,
     director_hears,
     drain,
     in_group,
@@ -293,10 +294,11 @@ async def test_close_and_open_with_a_planned_close_time(app: App, banshabot):
         # the first night's deaths are published once the election is counted, with the sheriff
         ctx.receive_event(bot, private(DIRECTOR, "竞选 果果:橘子 橘子:橘子 西瓜:弃权"))
         says(ctx, QQ["橘子"], "你当选了警长。")
-        says(ctx, QQ["菠萝"], "你已出局，可以留下遗言：发送“遗言 内容”（可多行），下一个白天开始前有效。遗言中禁止使用Discuz!代码。")
+        says(ctx, DIRECTOR, "10号 菠萝 出局（杀人）")  # night 1's victims go out with the list
+        says(ctx, QQ["菠萝"], "你已出局，可以留下遗言：发送“遗言 内容”（可多行），下一个白天开始前有效，将在下一个白天开始时公示。遗言中禁止使用Discuz!代码。")
         says(ctx, DIRECTOR, "【开门公告，可直接粘贴到论坛】\n"
                             "[b]第1天警长竞选结果：橘子 2票。橘子 当选警长[/b]\n\n"
-                            "[b]第1天[/b]\n前一天投票出局：无\n昨晚出局：10号 菠萝\n当日警长：2号 橘子")
+                            "[b]第1天[/b]\n昨晚出局：10号 菠萝\n当日警长：2号 橘子")
         says(ctx, DIRECTOR, "计票完成：橘子 2票；结果：橘子")
 
     await director(app, "开门 明晚", "看不懂时间“明晚”，请写成“12-01 22:00”或“22:00”")
@@ -371,7 +373,8 @@ async def test_the_draft_announcement_comes_as_soon_as_the_night_is_settled(app:
         says(ctx, QQ["西瓜"], "预言结果：2号 橘子 是<非村民阵营>")
         says(ctx, DIRECTOR, "已发给 5号 西瓜 的反馈：预言结果：2号 橘子 是<非村民阵营>")
         says(ctx, DIRECTOR, "5号 西瓜：预言 2")
-        says(ctx, DIRECTOR, "10号 菠萝 出局（杀人）")
+        # night 1's list waits for the election, and its victims are still in it
+        says(ctx, DIRECTOR, "第一夜出局：10号 菠萝（杀人）。名单在警长竞选完毕之后公布；在此之前他们不会被告知，仍可以投票和被投票。")
         says(ctx, DIRECTOR, "夜晚已结算，开门公告草稿：昨晚出局：菠萝")
     assert t.game.night.resolved
 
@@ -397,7 +400,7 @@ async def test_votes_from_pasted_forum_posts(app: App, banshabot):
         says(ctx, QQ["西瓜"], "你当选了警长。")
         says(ctx, DIRECTOR, "【开门公告，可直接粘贴到论坛】\n"
                             "[b]第1天警长竞选结果：橘子 1票，西瓜 2票。西瓜 当选警长[/b]\n\n"
-                            "[b]第1天[/b]\n前一天投票出局：无\n昨晚出局：无人出局（平安夜）\n当日警长：5号 西瓜")
+                            "[b]第1天[/b]\n昨晚出局：无人出局（平安夜）\n当日警长：5号 西瓜")
         says(ctx, DIRECTOR, "计票完成：橘子 1票，西瓜 2票；结果：西瓜\n"
                             "无效：柠檬：缺少“投票理由：”，格式有误，此票无效\n"
                             "无效：芒果：没有“投票对象：”，格式有误，此帖无效")
@@ -424,7 +427,7 @@ async def test_votes_from_pasted_forum_posts(app: App, banshabot):
         says(ctx, QQ["西瓜"], "你已出局，可以<殉职>：发送“殉职 座位号”移交警徽，或“殉职 撕”撕毁警徽（关门后30分钟内有效）。")
         says(ctx, DIRECTOR, "等待 5号 西瓜 发动<殉职>")
         says(ctx, DIRECTOR, "【可公示】放逐投票：5号 西瓜 出局")
-        says(ctx, QQ["西瓜"], "你已出局，可以留下遗言：发送“遗言 内容”（可多行），下一个白天开始前有效。遗言中禁止使用Discuz!代码。")
+        says(ctx, QQ["西瓜"], "你已出局，可以留下遗言：发送“遗言 内容”（可多行），下一个白天开始前有效，将在下一个白天开始时公示。遗言中禁止使用Discuz!代码。")
         says(ctx, DIRECTOR, "计票完成：西瓜 2票，果果 1.5票；结果：西瓜\n"
                             "无效：果果：改票只允许一次，第二次改票无效\n"
                             "无效：橘子：重复投票，以第一次为准（改票请使用“改票对象：”）\n"
@@ -441,7 +444,7 @@ async def test_votes_as_a_compact_list(app: App, banshabot):
         says(ctx, DIRECTOR, "【可公示】第2天放逐投票结果：菠萝 2.5票，果果 2票。菠萝 出局")
         says(ctx, DIRECTOR, "10号 菠萝 出局（投票）")
         says(ctx, DIRECTOR, "【可公示】放逐投票：10号 菠萝 出局")
-        says(ctx, QQ["菠萝"], "你已出局，可以留下遗言：发送“遗言 内容”（可多行），下一个白天开始前有效。遗言中禁止使用Discuz!代码。")
+        says(ctx, QQ["菠萝"], "你已出局，可以留下遗言：发送“遗言 内容”（可多行），下一个白天开始前有效，将在下一个白天开始时公示。遗言中禁止使用Discuz!代码。")
         says(ctx, DIRECTOR, "注意：龙眼 的票无效：龙眼 已出局，不能投票")
         says(ctx, DIRECTOR, "计票完成：菠萝 2.5票，果果 2票；结果：菠萝\n"
                             "无效：“路人”不是本局角色，此票无效\n"
@@ -472,6 +475,34 @@ async def test_cards(app: App, banshabot):
     assert not t.game.state.player("菠萝").alive
 
 
+async def test_a_red_card_after_the_count_is_told_to_the_director_change_by_change(app: App, banshabot):
+    """"白天红牌罚下在被投票出局之前"; "红牌罚下出局的角色没有遗言权利，不能发动警长<殉职>": the sheriff 橘子, voted
+    out, is red-carded the same day; his 殉职 and last words go, the director hears each change."""
+    from engine import Ballots
+
+    service = banshabot.service
+    t = await running_game(service)
+    await day_two(service, t)
+    await director_does(service, t, Ballots("exile", (("西瓜", "橘子"), ("柠檬", "橘子"))))
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(DIRECTOR, "发牌 红牌 橘子"))
+        says(ctx, DIRECTOR, "2号 橘子 获得红牌")
+        says(ctx, DIRECTOR, "【可公示】红牌罚下：2号 橘子（白天红牌罚下在被投票出局之前：按红牌罚下出局，不再按投票出局）")
+        says(ctx, DIRECTOR, "【可公示】2号 橘子 被红牌罚下，不能发动<殉职>，本局不再有警长")
+        says(ctx, QQ["橘子"], "你被红牌罚下（白天红牌罚下在被投票出局之前），按红牌罚下出局：你不再有遗言权利、<殉职>。")
+        says(ctx, DIRECTOR, "2号 橘子 今天被投票出局后又被红牌罚下，改为红牌罚下出局：\n"
+                            "· 出局原因：投票 → 红牌\n"
+                            "· 取消<殉职>（尚未答复）\n"
+                            "· 取消遗言权利\n"
+                            "· 本局不再有警长")
+        says(ctx, DIRECTOR, "狼人阵营累计红牌 1 张；导演可决定是否判负该阵营")
+        says(ctx, DIRECTOR, "已执行。")
+    assert t.game.state.player("橘子").death == ("day", 2, "红牌")
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(QQ["橘子"], "殉职 1"))
+        says(ctx, QQ["橘子"], "未执行：橘子 现在不能发动<殉职>")
+
+
 # --- 替补 ---------------------------------------------------------------------------------------------
 async def test_substitute_takes_over_a_character(app: App, banshabot):
     service = banshabot.service
@@ -488,7 +519,8 @@ async def test_substitute_takes_over_a_character(app: App, banshabot):
         says(ctx, 30001, f"你属于【狼群】，成员：1号 果果、2号 橘子、3号 香蕉、4号 葡萄。请申请加入QQ群 {GROUP}，我会通过你的申请。")
         posts(ctx, GROUP, "【狼群】成员：1号 果果、2号 橘子、3号 香蕉、4号 葡萄")
         says(ctx, DIRECTOR, "1号 果果 由 30001 接手（原 20001）。")
-    await director(app, "替补 果果 30002", "每名角色仅限更换一次替补")
+    # "每名角色仅限更换一次替补" is M131's rule
+    await director(app, "替补 果果 30002", "1号 果果 已经更换过替补。本局规则：每名角色仅限更换一次替补。无法继续进行游戏的角色无法更换替补时红牌罚下。")
 
     async with chat(app) as (ctx, bot):
         ctx.receive_event(bot, private(20001, "刀 5"))  # the old QQ: a stranger now

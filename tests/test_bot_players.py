@@ -383,3 +383,51 @@ async def test_a_message_seen_twice_is_handled_once(app: App, banshabot):
     await player(app, "菠萝", "飞", message_id=7003)
     await player(app, "菠萝", "预言 1", "未执行：菠萝 的身份没有<预言>", message_id=7004)
     await player(app, "菠萝", "预言 1", message_id=7004)
+
+
+# --- night 1's list waits for the election ---------------------------------------------------------------
+async def test_nothing_tells_night_ones_victims_before_the_election_and_one_elected_hands_over(app: App, banshabot):
+    """M131: "第一个夜晚需要公示的信息以及出局名单在警长竞选完毕之后公布"; "所有玩家都可以投票和被投票"; "警长被投票出局
+    或在第一夜出局，关门三十分钟后仍未与导演取得联系，视为放弃移交警长". Nothing the victim, the others or the pack's
+    group receive before the count says who went out; the elected victim is asked for <殉职> with the list."""
+    from bot_helpers import drain, texts_to
+
+    from engine import Act, OpenDay
+
+    service = banshabot.service
+    t = await running_game(service)
+    await night_one(service, t)
+    sent = []
+    for name, skill, target in (("果果", "杀人", "10"), ("柠檬", "放弃", None), ("西瓜", "预言", "1"),
+                                ("草莓", "放弃", None), ("芒果", "放弃", None)):
+        await service.submit(t, Act(by=name, skill=skill, target=target), source="test")
+        sent += await drain()
+    assert t.game.night.resolved
+    assert texts_to(sent, QQ["菠萝"]) == []
+    assert texts_to(sent, GROUP) == ["果果 提交了今晚的指杀：10号 菠萝。已确认，不能更改。"]  # the pack's own choice only
+    async with chat(app) as (ctx, bot):  # 开门: the 竞选日 opens with nothing about night 1
+        ctx.receive_event(bot, private(DIRECTOR, "开门"))
+        says(ctx, DIRECTOR, "【可公示】开门，第1天（警长竞选）")
+        says(ctx, DIRECTOR, "已执行。")
+    await player(app, "菠萝", "状态", f"第1天。你是 10号 菠萝，存活。\n座位：{SEATS}\n警长：无")
+    await player(app, "菠萝", "帮助", f"你是 10号 菠萝，身份：村民。没有技能\n现在没有需要你做的事。\n{COMMANDS}")
+    async with chat(app) as (ctx, bot):  # he votes and is elected; the list follows and he hands over
+        ctx.receive_event(bot, private(DIRECTOR, "竞选 菠萝:菠萝 龙眼:菠萝 果果:橘子"))
+        says(ctx, QQ["菠萝"], "你当选了警长。")
+        says(ctx, DIRECTOR, "10号 菠萝 出局（杀人）")
+        says(ctx, QQ["菠萝"], "你已出局，可以<殉职>：发送“殉职 座位号”移交警徽，或“殉职 撕”撕毁警徽（关门后30分钟内有效）。")
+        says(ctx, DIRECTOR, "等待 10号 菠萝 发动<殉职>")
+        says(ctx, QQ["菠萝"], "你已出局，可以留下遗言：发送“遗言 内容”（可多行），下一个白天开始前有效，将在下一个白天开始时公示。遗言中禁止使用Discuz!代码。")
+        says(ctx, DIRECTOR, "【开门公告，可直接粘贴到论坛】\n"
+                            "[b]第1天警长竞选结果：菠萝 2票，橘子 1票。菠萝 当选警长[/b]\n\n"
+                            "[b]第1天[/b]\n昨晚出局：10号 菠萝\n当日警长：无")
+        says(ctx, DIRECTOR, "计票完成：菠萝 2票，橘子 1票；结果：菠萝")
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(QQ["菠萝"], "殉职 13"))
+        says(ctx, DIRECTOR, "【可公示】10号 菠萝 将警徽移交给 13号 龙眼")
+        says(ctx, QQ["菠萝"], "已收到：警徽移交给 13号 龙眼。")
+        says(ctx, QQ["龙眼"], "你继任了警长。")
+        says(ctx, DIRECTOR, "10号 菠萝：殉职 13")
+    assert t.game.state.sheriff == "龙眼"
+    await director_does(service, t, OpenDay())
+    await player(app, "菠萝", "状态", f"第2天。你是 10号 菠萝，已出局。\n座位：{SEATS.replace('10号菠萝', '10号菠萝（出局）')}\n警长：龙眼")

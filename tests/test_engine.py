@@ -10,7 +10,7 @@ from fractions import Fraction
 import pytest
 
 from engine import Act, Ballots, Card, CloseDay, Game, OpenDay, ResolveNight, Timeout, deal
-from engine.events import DeadlineStart, Feedback, Notice
+from engine.events import DeadlineStart, Death, Feedback, Notice
 from engine.votes import count, first_to_reach, nobody
 from rulesets import get
 
@@ -117,7 +117,8 @@ def test_the_night_resolves_early_only_when_every_action_is_in():
     run(g, Act("甲", "杀人", "子"), Act("己", "放弃"), Act("戊", "预言", "甲"), Act("庚", "放弃"), Act("辛", "放弃"))
     assert g.night_complete()
     out = g.apply(ResolveNight())
-    assert out.ok and [d.name for d in out.events if type(d).__name__ == "Death"] == ["子"]
+    assert out.ok and g.night.deaths == ["子"]
+    assert g.state.player("子").alive  # night 1's list goes out after the election
     assert not g.apply(Act("戊", "预言", "乙")).ok
 
 
@@ -192,3 +193,69 @@ def test_before_the_first_night_only_start_choices_are_taken(cmd):
     assert not g.apply(cmd).ok
     assert g.apply(Act("壬", "认亲", "甲")).ok
     assert not g.apply(Act("壬", "认亲", "乙")).ok  # 限定
+
+
+# --- night 1's victims and the election -------------------------------------------------------------
+def test_night_ones_victims_are_told_nothing_before_the_election_and_one_elected_hands_over():
+    # "第一个夜晚需要公示的信息以及出局名单在警长竞选完毕之后公布"; "所有玩家都可以投票和被投票";
+    # "警长被投票出局或在第一夜出局，关门三十分钟后仍未与导演取得联系，视为放弃移交警长"
+    g = new_game()
+    outs = first_night(g)
+    outs += run(g, Act("甲", "杀人", "子"), OpenDay(lapse=True))
+    assert g.state.player("子").alive and not any(o.of(Death) for o in outs)
+    assert notices(outs, "player:子") == [] and not any("子" in t for t in notices(outs, "public"))
+    out = g.apply(Ballots("election", (("子", "子"), ("丑", "子"), ("甲", "甲"))))
+    assert out.ok and g.state.tallies[-1]["counts"] == {"子": 2, "甲": 1}
+    assert [(d.name, d.phase, d.number, d.cause) for d in out.of(Death)] == [("子", "night", 1, "杀人")]
+    told = notices([out], "player:子")
+    assert told[0] == "你当选了警长。" and "可以<殉职>" in told[1] and "可以留下遗言" in told[2]
+    [ask] = [e for e in out.of(DeadlineStart) if e.what == "殉职"]
+    assert (ask.anchor, ask.minutes) == ("close", 30)
+    assert g.state.sheriff is None
+    run(g, Act("子", "殉职", "丑"))
+    assert g.state.sheriff == "丑"
+
+
+def test_a_red_card_before_night_ones_list_takes_the_victim_out_first():
+    # "红牌罚下出局的角色没有遗言权利": he is in the game until the list is published, so the card takes him out
+    g = new_game()
+    first_night(g)
+    run(g, Act("甲", "杀人", "子"), Act("己", "毒药", "丑"), OpenDay(lapse=True))
+    out = g.apply(Card("红牌", "子"))
+    assert out.ok and g.state.player("子").death == ("day", 1, "红牌")
+    run(g, Ballots("election", (("丑", "丑"),)))
+    assert g.state.announcements[-1] == {"phase": "day", "number": 1, "deaths": ["丑"]}
+    assert "子" not in g.state.last_words and g.state.last_words["丑"] is None
+
+
+# --- a red card the day of the vote --------------------------------------------------------------------
+def test_a_red_card_after_the_count_tells_the_director_each_change():
+    # "白天红牌罚下在被投票出局之前"; "红牌罚下出局的角色没有遗言权利，不能发动警长<殉职>"
+    g = new_game()
+    first_night(g)
+    run(g, OpenDay(lapse=True), Ballots("election", (("丁", "丁"),)), OpenDay())
+    run(g, Ballots("exile", (("戊", "丁"), ("己", "丁"))), Act("丁", "遗言", text="我是好人"))
+    out = g.apply(Card("红牌", "丁"))
+    assert out.ok
+    assert notices([out], "public") == ["红牌罚下：4号 丁（白天红牌罚下在被投票出局之前：按红牌罚下出局，不再按投票出局）",
+                                        "4号 丁 被红牌罚下，不能发动<殉职>，本局不再有警长"]
+    assert notices([out], "player:丁") == ["你被红牌罚下（白天红牌罚下在被投票出局之前），按红牌罚下出局：你不再有遗言权利、<殉职>。"]
+    assert "4号 丁 今天被投票出局后又被红牌罚下，改为红牌罚下出局：\n" \
+           "· 出局原因：投票 → 红牌\n" \
+           "· 取消<殉职>（尚未答复）\n" \
+           "· 取消遗言权利（已提交的遗言不会公示）\n" \
+           "· 取消<假痴不癫>：狼群下一个夜晚没有附加刀或查验\n" \
+           "· 本局不再有警长" in notices([out], "director")
+    assert not g.state.pending and "丁" not in g.state.last_words
+    outs = run(g, CloseDay(), OpenDay(lapse=True))
+    assert not any("我是好人" in t for t in notices(outs, "public"))
+    assert any("前一天投票出局：无" in t for t in notices(outs, "public"))  # he was not voted out
+
+
+def test_a_red_card_the_day_after_the_vote_changes_nothing_of_it():
+    g = new_game()
+    first_night(g)
+    run(g, OpenDay(lapse=True), Ballots("election", ()), OpenDay(), Ballots("exile", (("戊", "丁"),)), CloseDay())
+    out = g.apply(Card("红牌", "丁"))
+    assert out.ok and g.state.player("丁").death == ("day", 2, "投票")
+    assert g.state.carry.get("extra_tonight") == "附加刀"

@@ -352,8 +352,8 @@ class Run(Play):
     def tie(self, kind, counts, cast, top, ctx) -> str | None:
         if kind == "election":  # "最先获得投票数最多的角色当选警长"
             return first_to_reach(counts, cast, top)
-        # "平票时警长投票的角色出局，警长未投票则无人出局"
-        return next((t for v, t, _ in cast if v == ctx["sheriff"] and t in top), None)
+        # "平票时警长投票的角色出局，警长未投票则无人出局" — his candidate, among the tied or not
+        return next((t for v, t, _ in cast if v == ctx["sheriff"]), None)
 
     def check_ballots(self, cmd: Ballots, out, ctx: dict) -> None:
         s = self.s

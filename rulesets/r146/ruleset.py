@@ -542,11 +542,10 @@ class R146(Ruleset):
         sheriff = g.state.sheriff
 
         def sheriffs_choice(counts, ballots, top):
-            # "平票时警长投票的角色出局，警长未投票则无人出局。" Read as: of the tied, the one the sheriff voted
-            # for. His 2.5 votes leave his candidate at a half count no whole-vote rival can equal, so he is
-            # never among the tied and a tie sends nobody out.
-            chosen = next((t for voter, t, _ in ballots if voter == sheriff), None)
-            return chosen if chosen in top else None
+            # "平票时警长投票的角色出局，警长未投票则无人出局。" As written: on a tie for the top count the
+            # player the sheriff voted for goes out, among the tied or not (his 2.5 leave his candidate on a
+            # half count no whole-vote rival equals); a sheriff who did not vote, or abstained, sends nobody.
+            return next((t for voter, t, _ in ballots if voter == sheriff), None)
 
         return sheriffs_choice
 
@@ -585,17 +584,14 @@ class R146(Ruleset):
     # --- deaths -----------------------------------------------------------------------------------------
     def after_death(self, g: Game, p: Player, cause: str) -> None:
         s = g.state
-        if p.name in s.teams[PACK] and cause != "红牌":
-            for king in s.with_role("狼王"):
-                if "冲锋" not in king.lost:
-                    king.lost.add("冲锋")
-                    if king.alive:
-                        g.tell(f"player:{king.name}", "狼群内有角色出局，你失去了<冲锋>。")
+        if cause != "红牌":
+            skills.charge_lost(g, p, PACK, "狼王")
         if p.role == "长老" and cause in ELDER_CURSES:
             s.carry["elder_cursed"] = True
+            curse = s.carry["curse"] = {}  # what it took, for a red card that turns out to have come first
             for q in s.players:
-                for skill in ELDER_BOUND.get(q.role, ()):
-                    q.lost.add(skill)
+                curse[q.name] = [k for k in ELDER_BOUND.get(q.role, ()) if k not in q.lost]
+                q.lost.update(curse[q.name])
             g.tell("director", "长老因" + cause + "出局：女巫、预言家、猎人、医生、吉普赛人失去技能")
             for q in s.players:
                 if q.role in ELDER_BOUND and q.alive:
@@ -637,6 +633,27 @@ class R146(Ruleset):
             del s.carry["deputy"]
             if s.sheriff:
                 g.when_public("任命", s.player(s.sheriff))
+
+    def red_card_instead(self, g: Game, p: Player, cancelled: list[str]) -> list[str]:
+        # "红牌罚下出局的角色没有遗言权利，不能发动以下技能：长老<长寿之命>、猎人<最后一枪>、警长<殉职>。但情侣会触发
+        # <殉情>。红牌罚下的警长警徽随机移交。" A 殉情 stands; so does a shot already fired.
+        s = g.state
+        # a 狼王 made 狼族首领 lost <冲锋> by the event ("首领失去原有技能"), whatever the pack's deaths
+        changes = skills.charge_back(g, p, PACK, [k for k in s.with_role("狼王") if k is not moons.leader(g)])
+        if p.role == "长老" and "curse" in s.carry:
+            # 长寿之命: "当长老因投票……而出局后" — he did not go out by the vote.
+            s.carry.pop("elder_cursed", None)
+            for name, taken in s.carry.pop("curse").items():
+                q = s.player(name)
+                q.lost.difference_update(taken)
+                if taken and q.alive:
+                    g.tell(f"player:{name}", "长老改为红牌罚下出局，<长寿之命>不生效：你的技能恢复。")
+            changes.append("<长寿之命>不生效：女巫、预言家、猎人、医生、吉普赛人的技能恢复")
+        if "殉职" in cancelled or s.carry.get("badge_after_shot") == p.name:
+            s.carry.pop("badge_after_shot", None)
+            self._random_sheriff(g, f"{g.label(p)} 被红牌罚下")
+            changes.append(f"警徽随机移交给 {g.label(s.player(s.sheriff))}" if s.sheriff else "没有可以继任警长的角色")
+        return changes
 
     def public(self, g: Game, what: str, p: Player) -> None:
         # what a death brings, once it is public (Game.when_public): at once by day, at 开门 after a night
