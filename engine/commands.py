@@ -6,7 +6,7 @@ a game by applying them again; the replay tool builds them from a scenario file.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal, Union
+from typing import Any, Literal, Union
 
 Target = Union[str, int, list, None]
 
@@ -79,6 +79,14 @@ class FactionLoss:
 
 
 @dataclass(frozen=True)
+class Configure:
+    """Before the first phase opens: set one of the game's options (146: `moons`, the events in play)."""
+
+    key: str
+    value: Any
+
+
+@dataclass(frozen=True)
 class Breach:
     """The director records that `who` broke the rule the day's event sets (146: a ballot posted in the
     thread on a day of private votes, a word 无我无狼 forbids...); the ruleset gives its consequence."""
@@ -95,10 +103,10 @@ class Moon:
     start: str | None = None
 
 
-Command = Union[Act, OpenDay, CloseDay, ResolveNight, Ballots, Card, Timeout, FactionLoss, Moon, Breach]
+Command = Union[Act, OpenDay, CloseDay, ResolveNight, Ballots, Card, Timeout, FactionLoss, Moon, Breach, Configure]
 
 
-_KINDS = {c.__name__: c for c in (Act, OpenDay, CloseDay, ResolveNight, Ballots, Card, Timeout, FactionLoss, Moon, Breach)}
+_KINDS = {c.__name__: c for c in (Act, OpenDay, CloseDay, ResolveNight, Ballots, Card, Timeout, FactionLoss, Moon, Breach, Configure)}
 
 
 def to_dict(cmd: Command) -> dict:

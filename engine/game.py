@@ -11,7 +11,7 @@ import re
 from fractions import Fraction
 from typing import Any
 
-from .commands import Act, Ballots, Breach, Card, CloseDay, Command, FactionLoss, Moon, OpenDay, ResolveNight, Timeout
+from .commands import Act, Ballots, Breach, Card, CloseDay, Command, Configure, FactionLoss, Moon, OpenDay, ResolveNight, Timeout
 from .errors import Rejected
 from .events import (
     Announcement,
@@ -92,6 +92,8 @@ class Game:
                 self.lose(cmd.faction)
             case Moon():
                 self.rules.fix_moon(self, cmd.event, cmd.start)
+            case Configure():
+                self._configure(cmd.key, cmd.value)
             case Breach():
                 if self.phase != "day":
                     raise Rejected("只有白天可以记录违反新月规则")
@@ -427,6 +429,15 @@ class Game:
         if self.rules.first_phase != first:
             raise Rejected(f"本局游戏从{'夜晚' if self.rules.first_phase == 'night' else '白天'}开始")
         self.rules.start_game(self)
+
+    def _configure(self, key: str, value: Any) -> None:
+        if self.phase != "setup":
+            raise Rejected("第一个白天或夜晚开始后不能再改设置")
+        try:
+            self.state.options = self.rules.configure({**self.state.options, key: value})
+        except ValueError as exc:
+            raise Rejected(str(exc)) from exc
+        self.tell("director", f"设置已更改：{key} = {value}")
 
     def _lapse(self, closing: bool = False) -> None:
         for pending in list(self.state.pending):

@@ -92,6 +92,8 @@ class Ruleset:
     def configure(self, options: dict) -> dict:
         """The game's options as this ruleset reads them (146: which new moons are in play); raises
         ValueError, in Chinese, on one it cannot use."""
+        if options:
+            raise ValueError("本局规则没有这些设置：" + "、".join(options))
         return {}
 
     def factions(self, g: "Game") -> list[str]:

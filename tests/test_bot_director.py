@@ -295,7 +295,7 @@ async def test_close_and_open_with_a_planned_close_time(app: App, banshabot):
         ctx.receive_event(bot, private(DIRECTOR, "竞选 果果:橘子 橘子:橘子 西瓜:弃权"))
         says(ctx, QQ["橘子"], "你当选了警长。")
         says(ctx, DIRECTOR, "10号 菠萝 出局（杀人）")  # night 1's victims go out with the list
-        says(ctx, QQ["菠萝"], "你已出局，可以留下遗言：发送“遗言 内容”（可多行），下一个白天开始前有效，将在下一个白天开始时公示。遗言中禁止使用Discuz!代码。")
+        says(ctx, QQ["菠萝"], "你已出局，可以留下遗言：发送“遗言 内容”（可多行），下一个白天开始前有效。遗言中禁止使用Discuz!代码。")
         says(ctx, DIRECTOR, "【开门公告，可直接粘贴到论坛】\n"
                             "[b]第1天警长竞选结果：橘子 2票。橘子 当选警长[/b]\n\n"
                             "[b]第1天[/b]\n昨晚出局：10号 菠萝\n当日警长：2号 橘子")
@@ -427,7 +427,7 @@ async def test_votes_from_pasted_forum_posts(app: App, banshabot):
         says(ctx, QQ["西瓜"], "你已出局，可以<殉职>：发送“殉职 座位号”移交警徽，或“殉职 撕”撕毁警徽（关门后30分钟内有效）。")
         says(ctx, DIRECTOR, "等待 5号 西瓜 发动<殉职>")
         says(ctx, DIRECTOR, "【可公示】放逐投票：5号 西瓜 出局")
-        says(ctx, QQ["西瓜"], "你已出局，可以留下遗言：发送“遗言 内容”（可多行），下一个白天开始前有效，将在下一个白天开始时公示。遗言中禁止使用Discuz!代码。")
+        says(ctx, QQ["西瓜"], "你已出局，可以留下遗言：发送“遗言 内容”（可多行），下一个白天开始前有效。遗言中禁止使用Discuz!代码。")
         says(ctx, DIRECTOR, "计票完成：西瓜 2票，果果 1.5票；结果：西瓜\n"
                             "无效：果果：改票只允许一次，第二次改票无效\n"
                             "无效：橘子：重复投票，以第一次为准（改票请使用“改票对象：”）\n"
@@ -444,7 +444,7 @@ async def test_votes_as_a_compact_list(app: App, banshabot):
         says(ctx, DIRECTOR, "【可公示】第2天放逐投票结果：菠萝 2.5票，果果 2票。菠萝 出局")
         says(ctx, DIRECTOR, "10号 菠萝 出局（投票）")
         says(ctx, DIRECTOR, "【可公示】放逐投票：10号 菠萝 出局")
-        says(ctx, QQ["菠萝"], "你已出局，可以留下遗言：发送“遗言 内容”（可多行），下一个白天开始前有效，将在下一个白天开始时公示。遗言中禁止使用Discuz!代码。")
+        says(ctx, QQ["菠萝"], "你已出局，可以留下遗言：发送“遗言 内容”（可多行），下一个白天开始前有效。遗言中禁止使用Discuz!代码。")
         says(ctx, DIRECTOR, "注意：龙眼 的票无效：龙眼 已出局，不能投票")
         says(ctx, DIRECTOR, "计票完成：菠萝 2.5票，果果 2票；结果：菠萝\n"
                             "无效：“路人”不是本局角色，此票无效\n"

@@ -417,7 +417,7 @@ async def test_nothing_tells_night_ones_victims_before_the_election_and_one_elec
         says(ctx, DIRECTOR, "10号 菠萝 出局（杀人）")
         says(ctx, QQ["菠萝"], "你已出局，可以<殉职>：发送“殉职 座位号”移交警徽，或“殉职 撕”撕毁警徽（关门后30分钟内有效）。")
         says(ctx, DIRECTOR, "等待 10号 菠萝 发动<殉职>")
-        says(ctx, QQ["菠萝"], "你已出局，可以留下遗言：发送“遗言 内容”（可多行），下一个白天开始前有效，将在下一个白天开始时公示。遗言中禁止使用Discuz!代码。")
+        says(ctx, QQ["菠萝"], "你已出局，可以留下遗言：发送“遗言 内容”（可多行），下一个白天开始前有效。遗言中禁止使用Discuz!代码。")
         says(ctx, DIRECTOR, "【开门公告，可直接粘贴到论坛】\n"
                             "[b]第1天警长竞选结果：菠萝 2票，橘子 1票。菠萝 当选警长[/b]\n\n"
                             "[b]第1天[/b]\n昨晚出局：10号 菠萝\n当日警长：无")

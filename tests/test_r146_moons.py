@@ -13,8 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from engine import Act, Ballots, Breach, Card, CloseDay, Game, Moon, OpenDay, ResolveNight, Timeout
+from engine import Act, Ballots, Breach, Card, CloseDay, Configure, Game, Moon, OpenDay, ResolveNight, Timeout
 from engine.events import DeadlineEnd, DeadlineStart, Feedback, Notice
+from rulesets import get
 from rulesets.r146 import moons
 from test_r146 import R146, ROSTER, notices, run
 
@@ -373,3 +374,16 @@ def test_help_lists_what_an_event_lets_a_player_send_today():
     g, _ = to_day_two("猎人的愤怒")
     run(g, Act("丑", "猎人的愤怒", "戊"))
     assert R146.day_options(g, "甲") == ["私聊投票：发送“投票 角色 理由”（关门前可以改票）"]
+
+
+def test_the_events_in_play_may_be_set_before_the_first_day_only():
+    g = Game(R146, ROSTER)
+    run(g, Configure("moons", ["王对王"]))
+    assert g.state.options["moons"] == ["王对王"]
+    assert "假面舞会" in g.apply(Configure("moons", ["假面舞会"])).error
+    run(g, Configure("moons", "none"), Act("卯", "丘比特之箭", ["酉", "戌"]), OpenDay())
+    assert g.state.options["moons"] == []
+    assert g.apply(Configure("moons", "none")).error == "第一个白天或夜晚开始后不能再改设置"
+    m131 = [("甲", "狼人"), ("乙", "狼人"), ("丙", "狼人"), ("丁", "感染白痴"), ("戊", "预言家"), ("己", "女巫"), ("庚", "乌鸦"),
+            ("辛", "锈盾守卫"), ("壬", "混血儿"), ("癸", "村民"), ("子", "村民"), ("丑", "村民"), ("寅", "村民")]
+    assert "没有这些设置：moons" in Game(get("M131"), m131).apply(Configure("moons", "none")).error

@@ -533,6 +533,8 @@ class R146(Ruleset):
         return moons.day_options(g, name)
 
     def configure(self, options: dict) -> dict:
+        if unknown := set(options) - {"moons"}:
+            raise ValueError("本局规则没有这些设置：" + "、".join(sorted(unknown)))
         return {"moons": draws.configure(options.get("moons"))}
 
     def tie_rule(self, g: Game, kind: str) -> votes.TieRule:
