@@ -37,7 +37,7 @@ from bot_helpers import (
     says_with,
 )
 from conftest import NOW
-from engine import Act, Ballots, CloseDay, OpenDay, Timeout
+from engine import Act, Ballots, CloseDay, Configure, OpenDay, Timeout
 from service import groups
 from service.models import DeadlineRow, OutboxRow, TeamRow
 from service.texts import clock
@@ -91,9 +91,9 @@ async def player(app: App, name: str, text: str, *replies: str) -> None:
 
 
 # --- a game set up straight through the service (for the tests about what comes after) ---------------
-async def started(service, arrow: str | None = "19 21"):
-    """A started 146 game (#1, seed 146) whose cupid has shot `arrow`; the pool holds three groups.
-    Nothing is left in the outbox."""
+async def started(service, arrow: str | None = "19 21", moons="none"):
+    """A started 146 game (#1, seed 146) whose cupid has shot `arrow`, with the new moons `moons` in play
+    (none: the rules of 2L–5L alone); the pool holds three groups. Nothing is left in the outbox."""
     for group in POOL:
         await groups.add_to_pool(str(group), f"闲聊{group}")
     row = await service.create(str(DIRECTOR), "146", "")
@@ -103,6 +103,7 @@ async def started(service, arrow: str | None = "19 21"):
     await service.set_roster(t, [(name, str(qq)) for name, qq, _ in PLAYERS])
     await service.assign(t, [(name, role) for name, _, role in PLAYERS])
     await service.start(t)
+    await does(service, t, Configure("moons", moons))
     if arrow:
         await does(service, t, Act(by="冬梅", skill="丘比特之箭", target=arrow.split()))
     await drain()
@@ -215,7 +216,7 @@ async def test_a_146_game_is_set_up_and_its_groups_formed_when_day_one_opens(app
             for name in members:
                 says(ctx, QQ[name], f"你属于【{team}】，成员：{roster(members)}。请申请加入QQ群 {group}，我会通过你的申请。")
             posts(ctx, group, f"【{team}】成员：{roster(members)}")
-        says(ctx, DIRECTOR, "【可公示】开门，第1天（警长竞选）")
+        says(ctx, DIRECTOR, "【开门公告，可直接粘贴到论坛】\n[b]开门，第1天（警长竞选）[/b]\n\n[b]第1天[/b]\n当日警长：无")
         says(ctx, DIRECTOR, "已执行。")
 
     reject = {"approve": False, "reason": "此群仅限本局队伍成员加入"}
@@ -567,7 +568,6 @@ async def test_a_red_card_after_the_vote_moves_the_badge_at_random_and_tells_the
 
     service = banshabot.service
     t = await started(service)
-    await does(service, t, Moon("魔法水晶球"))  # day 2's new moon leaves the vote alone
     await sheriff_out(service, t)
     probe = copy.deepcopy(t.game)
     assert probe.apply(Card("红牌", "大勇")).ok
