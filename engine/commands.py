@@ -97,10 +97,12 @@ class Breach:
 @dataclass(frozen=True)
 class Moon:
     """The director fixes what the next new-moon draw of its kind yields (a draw made outside the bot).
-    `start`: for an event that picks players from a seat on (神秘的UFO), the first of them."""
+    `start`: for an event that picks players from a seat on (神秘的UFO), the first of them. `drawn`: the
+    draw was made on the forum, so a draw of that kind still asked of its drawer is made now."""
 
     event: str
     start: str | None = None
+    drawn: bool = False
 
 
 Command = Union[Act, OpenDay, CloseDay, ResolveNight, Ballots, Card, Timeout, FactionLoss, Moon, Breach, Configure]

@@ -91,7 +91,7 @@ class Game:
             case FactionLoss():
                 self.lose(cmd.faction)
             case Moon():
-                self.rules.fix_moon(self, cmd.event, cmd.start)
+                self.rules.fix_moon(self, cmd.event, cmd.start, cmd.drawn)
             case Configure():
                 self._configure(cmd.key, cmd.value)
             case Breach():

@@ -50,6 +50,7 @@ class Skill:
     takes_target: bool = True
     targets: int = 1  # how many players one use names (丘比特之箭: two)
     with_text: bool = False  # `run` also gets the free text sent with it (a private ballot's reason)
+    usage: str = ""  # what to send, where it is not "skill 座位号" (a card's number, a number 0-99...)
     # the team skill it is added to (154's 姥姥之怒 "在该阵营吸食角色时，可以附加"): sent in the team's
     # group like the team's own, and with no target it attaches to the team's choice already sent
     attaches_to: str | None = None
@@ -237,7 +238,7 @@ class Ruleset:
         """What `name` may send today beyond his night slots and the decisions asked of him (`帮助`)."""
         return []
 
-    def fix_moon(self, g: "Game", event: str, start: str | None) -> None:
+    def fix_moon(self, g: "Game", event: str, start: str | None, drawn: bool) -> None:
         """The director fixes the next new-moon draw (`Moon`)."""
         raise Rejected("本局没有新月事件")
 

@@ -9,13 +9,13 @@ from typing import Awaitable, Callable
 
 from tortoise.transactions import in_transaction
 
-from engine import Act, Ballots, Card, CloseDay, FactionLoss, OpenDay, ResolveNight, Timeout
+from engine import Act, Ballots, Breach, Card, CloseDay, Configure, FactionLoss, Moon, OpenDay, ResolveNight, Timeout
 from engine.commands import from_dict
 from engine.typed import number, quoted
 from rulesets import RULESETS
 from rulesets import get as get_ruleset
 
-from . import groups, parse
+from . import groups, moons, parse
 from .games import Service, ServiceError, Table
 from .models import CommandRow, DeadlineRow, GameRow, SeatRow
 from .texts import CHINA, brief, clock, director_status, forum_safe, until
@@ -36,7 +36,9 @@ HELP = """导演指令（私聊发送；多局同时进行时在指令前加“#
 超时 角色 —— 该角色进行中的时限立即到期
 结算 —— 行动收齐后立即结算夜晚
 判负 阵营 / 状态 / 日志 / 游戏
-群池 / 群池 添加 群号 [原群名] / 群池 移除 群号"""
+群池 / 群池 添加 群号 [原群名] / 群池 移除 群号
+新月（146）：新月设置 [无 | 事件名 …]（第一次开门前）/ 新月 事件名 [起始角色]（论坛上抽取的新月）/
+违规 角色（违反当天新月规则：在投票帖投票的私聊投票日、无我无狼、英语考试…）/ 私票（今天的私聊投票）/ 计票（现在统计私聊投票）"""
 
 Friends = Callable[[], Awaitable[set[str]]]
 
@@ -378,6 +380,12 @@ def _describe(payload: dict) -> str:
             return f"时限到期 {cmd.key}"
         case FactionLoss():
             return f"判负 {cmd.faction}"
+        case Moon():
+            return f"新月 {cmd.event}" + (f" 从{cmd.start}起" if cmd.start else "") + ("（论坛抽取）" if cmd.drawn else "")
+        case Breach():
+            return f"违规 {cmd.who}"
+        case Configure():
+            return f"设置 {cmd.key} = {cmd.value}"
     return {"CloseDay": "关门", "OpenDay": "开门", "ResolveNight": "结算夜晚"}[payload["type"]]
 
 
@@ -403,6 +411,7 @@ COMMANDS = {
     "名单": _roster, "检查": _check, "分配": _assign, "开始": _start, "关门": _close, "开门": _open,
     "竞选": _election, "投票": _exile, "发牌": _card, "替补": _replace, "协助": _assist, "状态": _status,
     "代": _proxy, "超时": _timeout, "结算": _resolve, "判负": _lose, "日志": _log,
+    **moons.COMMANDS,
 }
 
 

@@ -205,7 +205,7 @@ class Service:
         return timedelta(seconds=n * self.config.banshabot_minute_seconds)
 
     def _due(self, t: Table, anchor: str, minutes: int) -> datetime | None:
-        if anchor == "now":
+        if anchor in ("now", "opened"):  # "opened": started by the 开门 itself ("开门以后一个小时")
             return self.now() + self._minutes(minutes)
         if anchor == "close":
             base = t.row.closed_at if t.game.phase == "night" else t.row.planned_close

@@ -75,6 +75,9 @@ def player_text(text: str, rules: Ruleset, name: str) -> Act | Query:
     target = arg.strip() or None
     if not skill.takes_target:
         return Act(by=name, skill=skill.name)
+    if skill.with_text and target is not None:  # a target, then free text (146's private ballot: "投票 角色 理由")
+        first, _, rest = target.partition(" ") if " " in target.split("\n", 1)[0] else target.partition("\n")
+        return Act(by=name, skill=skill.name, target=first.strip(), text=rest.strip() or None)
     if target is None:
         if skill.attaches_to:  # bare, it attaches to the team's choice already sent (154's 姥姥之怒)
             return Act(by=name, skill=skill.name)

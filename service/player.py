@@ -117,7 +117,7 @@ def _send(rules, skill_name: str) -> str:
     skill = rules.skill(skill_name)
     if skill is None or not skill.takes_target:
         return skill_name
-    return " ".join([skill.name] + ["座位号"] * skill.targets)
+    return skill.usage or " ".join([skill.name] + ["座位号"] * skill.targets)
 
 
 def help_text(t: Table, name: str, deadlines) -> str:
@@ -135,19 +135,20 @@ def help_text(t: Table, name: str, deadlines) -> str:
         for skill in g.rules.skills.values():
             if skill.when == "start" and g.holds(p, skill.name, skill.holders) and skill.name not in p.used:
                 lines.append(f"现在可以：{_send(g.rules, skill.name)}（导演第一次{first}前）")
+    asked = {pending.skill for pending in s.pending if pending.who == name}
     if s.phase == "night" and not s.night.resolved:
         team = g.team_of(name)
         for who, slot in g.rules.awaiting(g):
-            if who == name or (who == team and p.alive):
+            if (who == name and slot not in asked) or (who == team and p.alive):
                 ends = due.get(g.night_key(who, slot), clock(None))
-                skill = g.rules.skill(slot)
-                send = g.rules.slot_help.get(slot) or (f"{slot} 座位号" if skill is None or skill.takes_target else slot)
+                send = g.rules.slot_help.get(slot) or _send(g.rules, slot)
                 lines.append(f"现在可以：{send}（截止 {ends}）")
     for pending in s.pending:
         if pending.who == name:
             # a decision asked of him (最后一枪, 殉职, 任命, 装傻): what to send, not only its name
             send = _send(g.rules, pending.skill)
             lines.append(f"等待你决定：<{pending.skill}>，发送“{send}”（截止 {due.get(pending.key, clock(None))}）")
+    lines += [f"现在可以：{option}" for option in g.rules.day_options(g, name)]
     if g.owes_last_words(name):
         lines.append("你可以留下遗言：发送“遗言 内容”，下一次开门前有效。")
     if len(lines) == 1:

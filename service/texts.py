@@ -29,7 +29,7 @@ def until(row) -> str:
     """When a stored time limit ends. One counted from a 关门 still to come has no time yet: "下一次开门"
     would be wrong (146's hunter voted out by day has until 30 minutes after 关门)."""
     if row.due_at is None and row.anchor == "close":
-        return f"关门后{row.minutes}分钟"
+        return f"关门后{row.minutes}分钟" if row.minutes else "关门时"
     return clock(row.due_at)
 
 

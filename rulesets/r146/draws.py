@@ -188,8 +188,9 @@ def redraw(g: Game, actor: Player, target) -> None:
 
 
 # --- the director, and the day it opens ------------------------------------------------------------------
-def fix(g: Game, event: str, start: str | None) -> None:
-    """`新月 事件名` / `{moon: EVENT}`: the next draw of that kind yields `event`."""
+def fix(g: Game, event: str, start: str | None, drawn: bool = False) -> None:
+    """`新月 事件名` / `{moon: EVENT}`: the next draw of that kind yields `event`; `drawn`: a draw of
+    that kind still asked of its drawer was made on the forum, and is made now."""
     if not in_play(g):
         raise Rejected("本局没有新月事件")
     m = next((m for m in in_play(g) if m.name == event), None)
@@ -206,6 +207,11 @@ def fix(g: Game, event: str, start: str | None) -> None:
         g.state.carry["ufo_from"] = start
     g.state.carry.setdefault("pins", {})["big" if m.big else "small"] = m.name
     g.tell("director", f"已指定下一次{'大' if m.big else '小'}新月：{m.name}" + (f"（从 {start} 起）" if start else ""))
+    asked = next((p for p in g.state.pending if p.skill == (SHERIFF_DRAW if m.big else DEPUTY_DRAW)), None)
+    if drawn and asked:
+        g.settle(asked)
+        g.tell(f"player:{asked.who}", f"导演已按论坛上的抽取确定新月，你不需要再<{asked.skill}>。")
+        director_draws(g, "论坛抽取")
 
 
 def today(g: Game) -> Moon | None:

@@ -309,8 +309,8 @@ class R146(Ruleset):
             Skill("任命", "decision", appoint, aliases=("执警",)),
             Skill("装傻", "decision", play_dumb, takes_target=False),
             # the draws (rulesets/r146/draws.py)
-            Skill(draws.SHERIFF_DRAW, "decision", draws.choose, aliases=("抽大新月",)),
-            Skill(draws.DEPUTY_DRAW, "decision", draws.choose, aliases=("抽小新月",)),
+            Skill(draws.SHERIFF_DRAW, "decision", draws.choose, aliases=("抽大新月",), usage="决策 牌号"),
+            Skill(draws.DEPUTY_DRAW, "decision", draws.choose, aliases=("抽小新月",), usage="辅策 牌号"),
             Skill(draws.REDRAW, "night", draws.redraw, holders=("吉普赛人",), takes_target=False),
             # the events' own (rulesets/r146/moons.py)
             Skill(moons.FURY, "decision", moons.fury_shot, aliases=("愤怒",)),
@@ -319,9 +319,9 @@ class R146(Ruleset):
             Skill(moons.HUNT, "night", moons.hunt, holders=(moons.LEADER,)),
             Skill("报复", "decision", moons.revenge),
             Skill("担保", "day", moons.vouch),
-            Skill(moons.PRIVATE_BALLOT, "day", moons.private_ballot, with_text=True),
+            Skill(moons.PRIVATE_BALLOT, "day", moons.private_ballot, with_text=True, usage="投票 角色 理由"),
             Skill(moons.MEDIUM, "night", moons.medium, holders=("招魂术",)),
-            Skill(moons.DIGITS, "decision", moons.digit, aliases=("UFO",)),
+            Skill(moons.DIGITS, "decision", moons.digit, aliases=("UFO",), usage="数字 0-99之间的整数"),
             Skill(moons.TRIAL, "decision", moons.pair, aliases=("鸳鸯",), targets=2),
         )
     }
@@ -523,8 +523,8 @@ class R146(Ruleset):
     def timeout(self, g: Game, key: str) -> list[str]:
         return moons.timeout(g, key)
 
-    def fix_moon(self, g: Game, event: str, start: str | None) -> None:
-        draws.fix(g, event, start)
+    def fix_moon(self, g: Game, event: str, start: str | None, drawn: bool) -> None:
+        draws.fix(g, event, start, drawn)
 
     def breach(self, g: Game, p: Player) -> None:
         moons.breach(g, p)
