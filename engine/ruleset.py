@@ -234,6 +234,10 @@ class Ruleset:
         """`Breach`: `p` broke the rule the day's event sets."""
         raise Rejected("今天没有可以违反的新月规则")
 
+    def speech_window(self, g: "Game") -> tuple[str, int] | None:
+        """A speech rule of today's that holds for a while from 开门: its name and minutes (146's 英语考试)."""
+        return None
+
     def day_options(self, g: "Game", name: str) -> list[str]:
         """What `name` may send today beyond his night slots and the decisions asked of him (`帮助`)."""
         return []

@@ -193,6 +193,9 @@ class Service:
             elif isinstance(event, GameOver):
                 await self._game_over(t)
         if post:
+            if window := t.game.rules.speech_window(t.game):  # 146's 英语考试: "自讨论日开门时至开门后6小时"
+                what, minutes = window
+                post.append(f"{what}时段\n{clock(self.now())} 至 {clock(self.now() + self._minutes(minutes))}")
             await self.tell_directors(t, "【开门公告，可直接粘贴到论坛】\n" + discuz_post(post))
         for warning in outcome.warnings:
             await self.tell_directors(t, f"注意：{warning}")

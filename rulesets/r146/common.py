@@ -46,7 +46,7 @@ def number(target, low: int, high: int, word: str) -> int:
     """A whole number the player sends (a card, 神秘的UFO's number), from `low` to `high`."""
     value = read_number(str(target) if target is not None else "", 6)
     if value is None or not low <= value <= high:
-        raise Rejected(f"请发送“{word} 数字”，数字为 {low}–{high} 之间的整数")
+        raise Rejected(f"<{word}>须为 {low}–{high} 之间的整数：请发送“{word} {low}”到“{word} {high}”之间的一个")
     return value
 
 

@@ -783,6 +783,13 @@ def breach(g: Game, p: Player) -> None:
         raise Rejected("今天没有可以违反的新月规则（私聊投票日、无我无狼、英语考试、赞美小居、giegie加油、古文考试）")
 
 
+def speech_window(g: Game) -> tuple[str, int] | None:
+    """英语考试, 古文考试: "自讨论日开门时至开门后6小时（若进程已加速则为3小时）"."""
+    if g.phase == "day" and g.state.day.moon in ("英语考试", "古文考试"):
+        return g.state.day.moon, (3 if g.state.carry.get("sped_up") else 6) * 60
+    return None
+
+
 def day_options(g: Game, name: str) -> list[str]:
     """What `name` may send today because of an event (for `帮助`)."""
     s, held_ = g.state, held(g)

@@ -532,6 +532,9 @@ class R146(Ruleset):
     def day_options(self, g: Game, name: str) -> list[str]:
         return moons.day_options(g, name)
 
+    def speech_window(self, g: Game) -> tuple[str, int] | None:
+        return moons.speech_window(g)
+
     def configure(self, options: dict) -> dict:
         if unknown := set(options) - {"moons"}:
             raise ValueError("本局规则没有这些设置：" + "、".join(sorted(unknown)))
