@@ -113,19 +113,21 @@ async def test_the_events_in_play_are_set_before_the_first_day(app: App, banshab
     await director(app, "新月设置 王对王", "未执行：第一个白天或夜晚开始后不能再改设置")
 
 
-# --- private-vote days -------------------------------------------------------------------------------------
-async def fury_day(service, t) -> None:
+async def day_two(service, t) -> list:
+    """Day 2, with the one event in play drawn; returns what its 开门 sent."""
     await elected(service, t)
     await does(service, t, Act("大勇", "决策", 1))
     await does(service, t, CloseDay())
     await quiet_night(service, t)
-    await does(service, t, OpenDay())
+    await service.submit(t, OpenDay(), source="test")
+    return await drain()
 
 
+# --- private-vote days -------------------------------------------------------------------------------------
 async def test_private_ballots_on_the_day_of_the_hunters_fury(app: App, banshabot):
     service = banshabot.service
     t = await started(service, moons=["猎人的愤怒"])
-    await fury_day(service, t)
+    await day_two(service, t)
     await player(app, "阿福", "投票 5 他很可疑", "未执行：猎人的愤怒：猎人开枪之后才进入投票阶段")
     async with chat(app) as (ctx, bot):
         ctx.receive_event(bot, private(QQ["春生"], "猎人的愤怒 6"))
@@ -175,16 +177,6 @@ async def test_a_private_ballot_on_an_ordinary_day_is_refused(app: App, banshabo
 
 
 # --- what an event asks of players ------------------------------------------------------------------------------
-async def day_two(service, t) -> list:
-    """Day 2, with the one event in play drawn; returns what its 开门 sent."""
-    await elected(service, t)
-    await does(service, t, Act("大勇", "决策", 1))
-    await does(service, t, CloseDay())
-    await quiet_night(service, t)
-    await service.submit(t, OpenDay(), source="test")
-    return await drain()
-
-
 async def test_the_three_under_the_ufo_send_their_numbers_privately(app: App, banshabot):
     service = banshabot.service
     t = await started(service, moons=["神秘的UFO"])
