@@ -362,6 +362,8 @@ async def _log(service: Service, t: Table, qq: str, rest: str, side: QQSide) -> 
     lines += [f"{s.seat}号 {s.name} {s.qq} {s.role}" + (f"（替补自 {'、'.join(s.former_qq)}）" if s.former_qq else "") for s in t.seats]
     for cmd in await CommandRow.filter(game_id=t.row.id).order_by("seq"):
         lines.append(f"{clock(cmd.at)} [{cmd.source}] {_describe(cmd.payload)}")
+    if t.game and t.game.state.moons:  # "随机方式游戏结束后公示": how each event was drawn
+        lines.append("新月：" + "；".join(f"第{m['day']}天 {m['event']}（{m['draw']}）" for m in t.game.state.moons))
     if t.game and t.game.state.winner:
         lines.append(f"结果：{t.game.state.winner}获胜")
     return forum_safe("\n".join(lines))  # the 树洞 is posted on the forum

@@ -94,6 +94,13 @@ async def test_a_draw_made_on_the_forum_is_fixed_by_the_director_and_the_drawer_
         says(ctx, DIRECTOR, "第2天的大新月：魔法水晶球（论坛抽取，导演指定）")
         says(ctx, DIRECTOR, "已执行。")
     await player(app, "大勇", "决策 1", "未执行：大勇 现在不能发动<决策>")
+    await does(service, t, CloseDay())
+    await quiet_night(service, t)
+    await does(service, t, OpenDay())
+    async with chat(app) as (ctx, bot):  # the log tells how each event was drawn
+        ctx.receive_event(bot, private(DIRECTOR, "日志"))
+        ctx.should_call_api("send_private_msg", {"user_id": DIRECTOR, "message": LineWith("新月：第2天 魔法水晶球（论坛抽取，导演指定）")},
+                            result={"message_id": 1})
     # a small event fixed ahead: the next small draw yields it, whatever card the deputy takes
     await director(app, "新月 英语考试", "已指定下一次小新月：英语考试", "已执行。")
     log = [row.payload for row in await CommandRow.all().order_by("seq")]
@@ -124,11 +131,13 @@ async def day_two(service, t) -> list:
 
 
 # --- private-vote days -------------------------------------------------------------------------------------
-async def test_private_ballots_on_the_day_of_the_hunters_fury(app: App, banshabot):
-    service = banshabot.service
+async def test_private_ballots_on_the_day_of_the_hunters_fury(app: App, banshabot, clean):
+    service, scheduler = banshabot.service, clean
     t = await started(service, moons=["猎人的愤怒"])
     await day_two(service, t)
     await player(app, "阿福", "投票 5 他很可疑", "未执行：猎人的愤怒：猎人开枪之后才进入投票阶段")
+    fury = await DeadlineRow.get(key="猎人的愤怒:春生:day2")  # "若猎人在开门以后一个小时以内未联系法官"
+    assert fury.due_at == NOW + timedelta(minutes=60) and f"remind:{fury.id}:10" in scheduler.jobs
     async with chat(app) as (ctx, bot):
         ctx.receive_event(bot, private(QQ["春生"], "猎人的愤怒 6"))
         says(ctx, QQ["春生"], "已收到：猎人的愤怒 6号 银宝。")
