@@ -56,6 +56,18 @@ class Ballots:
 
     kind: Literal["election", "exile"]
     ballots: tuple[tuple[str, str], ...]  # (voter, target or 弃权)
+    changed: tuple[tuple[str, str], ...] = ()  # (voter, first target) of each 改票 counted, for the 票型
+
+
+@dataclass(frozen=True)
+class SpeedUp:
+    """加速: these living players asked in the thread for the game to be sped up today (`forced`: the
+    director speeds it up himself, "强制加速"). `at`: when it passed on the forum, as the bot writes a time;
+    kept so a count can void the 改票 posted after it ("进程加速后不允许改票，所有改票作废，但加速前的改票视为有效")."""
+
+    askers: tuple[str, ...] = ()
+    forced: bool = False
+    at: str | None = None
 
 
 @dataclass(frozen=True)
@@ -105,23 +117,29 @@ class Moon:
     drawn: bool = False
 
 
-Command = Union[Act, OpenDay, CloseDay, ResolveNight, Ballots, Card, Timeout, FactionLoss, Moon, Breach, Configure]
+Command = Union[Act, OpenDay, CloseDay, ResolveNight, Ballots, Card, Timeout, FactionLoss, Moon, Breach, Configure, SpeedUp]
 
 
-_KINDS = {c.__name__: c for c in (Act, OpenDay, CloseDay, ResolveNight, Ballots, Card, Timeout, FactionLoss, Moon, Breach, Configure)}
+_KINDS = {c.__name__: c for c in (Act, OpenDay, CloseDay, ResolveNight, Ballots, Card, Timeout, FactionLoss, Moon, Breach, Configure,
+                                   SpeedUp)}
+
+
+_PAIRS = {"ballots", "changed"}  # fields that hold (voter, target) pairs
 
 
 def to_dict(cmd: Command) -> dict:
     """A command as plain JSON-able data, for the stored game log."""
     data = {"type": type(cmd).__name__}
     for key, value in vars(cmd).items():
-        data[key] = [list(b) for b in value] if key == "ballots" else value
+        data[key] = [list(b) for b in value] if key in _PAIRS else list(value) if isinstance(value, tuple) else value
     return data
 
 
 def from_dict(data: dict) -> Command:
     fields = dict(data)
     kind = _KINDS[fields.pop("type")]
-    if "ballots" in fields:
-        fields["ballots"] = tuple(tuple(b) for b in fields["ballots"])
+    for key in _PAIRS & set(fields):
+        fields[key] = tuple(tuple(b) for b in fields[key])
+    if "askers" in fields:
+        fields["askers"] = tuple(fields["askers"])
     return kind(**fields)

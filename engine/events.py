@@ -37,6 +37,9 @@ class Feedback:
 class Notice:
     audience: str
     text: str
+    # the time limit this notice asks a decision for (a pending's key, "遗言:NAME"): a game that ends
+    # in the same command withdraws the question instead of sending it
+    about: str | None = None
 
 
 @dataclass(frozen=True)
@@ -69,12 +72,18 @@ class Announcement:
 
 @dataclass(frozen=True)
 class Tally:
+    """A count as the thread is told it (`text`: sorted counts, the 票型 with 改票, 弃权, who did not
+    vote, every weight that changed a count the thread may know of) and as the director knows it
+    (`director`: the true counts and every weight, a secret mark's too, and the card the post gives
+    those who did not vote)."""
+
     phase: str
     number: int
     kind: str
     counts: dict
     result: str | None
     text: str
+    director: str = ""
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ import re
 from fractions import Fraction
 from typing import Any
 
-from .commands import Act, Ballots, Breach, Card, CloseDay, Command, Configure, FactionLoss, Moon, OpenDay, ResolveNight, Timeout
+from .commands import Act, Ballots, Breach, Card, CloseDay, Command, Configure, FactionLoss, Moon, OpenDay, ResolveNight, SpeedUp, Timeout
 from .errors import Rejected
 from .events import (
     Announcement,
@@ -28,7 +28,7 @@ from .events import (
 from .ruleset import Ruleset
 from .state import Day, GameState, Night, Pending, Phase, Player, SeededRandom
 from .typed import number, quoted
-from .votes import count
+from .votes import count, written
 
 PASS = "放弃"
 LAST_WORDS = "遗言"
@@ -57,6 +57,8 @@ class Game:
         self.events: list = []
         self.warnings: list[str] = []
         self.fresh: list[str] = []  # who went out during this command and is not yet published
+        self.opening: str | None = None  # the heading of the 开门 under way, until its announcement carries it
+        self.night_before = True  # whether the 开门 under way ends a night
 
     # --- the one entry point ---------------------------------------------------------------------
     def apply(self, cmd: Command) -> Outcome:
@@ -98,6 +100,8 @@ class Game:
                 if self.phase != "day":
                     raise Rejected("只有白天可以记录违反新月规则")
                 self.rules.breach(self, self.find(cmd.who))
+            case SpeedUp():
+                self._speed_up(cmd)
             case _:
                 raise Rejected("无法识别的指令")
         if self.state.phase == "night":
@@ -203,8 +207,8 @@ class Game:
         key = f"{skill}:{who.name}:{self.phase}{self.state.number}"
         from_close = self.phase == "day" and self.rules.limits[limit].anchor == "close"
         self.state.pending.append(Pending(key=key, who=who.name, skill=skill, context=context, from_close=from_close))
-        self.tell(f"player:{who.name}", text)
-        self.tell("director", f"等待 {self.label(who)} 发动<{skill}>")
+        self.emit(Notice(f"player:{who.name}", text, about=key))
+        self.emit(Notice("director", f"等待 {self.label(who)} 发动<{skill}>", about=key))
         self.start_deadline(key, [who.name], skill, limit)
 
     def when_public(self, what: str, p: Player) -> None:
@@ -265,23 +269,33 @@ class Game:
             shown = [self.label(p) + ("" if n in primary else f"（{p.death[2]}）") for n in names for p in [self.find(n)]]
             self.tell("public", f"{why}：" + "、".join(shown) + " 出局")
             if self.phase != "over":
-                self.offer_last_words(names, same_day=words_same_day)
+                offered = self.offer_last_words(names, same_day=words_same_day)
+                self._told_out([n for n in names if n not in offered], why)
                 self.rules.published(self, names)
         self.rules.check_end(self)
 
-    def offer_last_words(self, names: list[str], same_day: bool = False) -> None:
+    def _told_out(self, names: list[str], when: str) -> None:
+        """The dead who get no offer of last words are still told, privately, that they are out."""
+        for name in names:
+            self.tell(f"player:{name}", f"你已出局（{when}），没有遗言。")
+
+    def offer_last_words(self, names: list[str], same_day: bool = False) -> list[str]:
         """Tell the dead who may leave last words; the right lasts until the next 开门. `same_day`: the
-        words are published the moment they come (146's "遗言当天公示")."""
+        words are published the moment they come (146's "遗言当天公示"). Returns who was offered them."""
         offered = self.state.carry.setdefault("words_offered", [])
+        now = []
         for name in names:
             if name in self.state.last_words and self.state.last_words[name] is None:
                 offered.append(name)
+                now.append(name)
                 key = f"{LAST_WORDS}:{name}"
                 if same_day:
                     self.state.carry.setdefault("words_today", []).append(name)
                 when = "，收到后当天公示" if same_day else ""
-                self.tell(f"player:{name}", f"你已出局，可以留下遗言：发送“遗言 内容”（可多行），下一个白天开始前有效{when}。遗言中禁止使用Discuz!代码。")
+                self.emit(Notice(f"player:{name}", f"你已出局，可以留下遗言：发送“遗言 内容”（可多行），下一个白天开始前有效{when}。"
+                                 "遗言中禁止使用Discuz!代码。", about=key))
                 self.emit(DeadlineStart(key, (name,), LAST_WORDS, "open", 0))
+        return now
 
     def owes_last_words(self, name: str) -> bool:
         """`name` was offered last words and has neither left nor waived them yet."""
@@ -308,10 +322,26 @@ class Game:
                 s.lost.append(other)
         s.winner = faction
         s.phase = "over"
+        # what the game still asked of anyone is withdrawn: a question asked by this very command is
+        # not sent at all, one asked before is called off
+        asked = [(p.who, f"发动<{p.skill}>", p.key) for p in s.pending]
+        asked += [(n, "留遗言", f"{LAST_WORDS}:{n}") for n in s.carry.get("words_offered", []) if self.owes_last_words(n)]
         for pending in list(s.pending):
             self.settle(pending)
+        unsent = {e.about for e in self.events if isinstance(e, Notice) and e.about}
+        for name, what, key in asked:
+            if key.startswith(f"{LAST_WORDS}:"):
+                self._waive_last_words(name)
+            if key in unsent:
+                self.events[:] = [e for e in self.events if not (isinstance(e, Notice) and e.about == key)
+                                  and not (isinstance(e, DeadlineStart) and e.key == key)]
+            else:
+                self.tell(f"player:{name}", f"游戏已经结束，你不必再{what}。")
         self.emit(GameOver(faction, tuple(s.lost)))
         self.tell("public", f"游戏结束，{faction}获胜")
+        for p in s.players:
+            self.tell(f"player:{p.name}", f"游戏结束，{faction}获胜。感谢参与！本局的随机种子是 {s.seed}：身份分配和每一次随机结果都由它决定，"
+                      "可以在导演公布的完整记录（树洞）中核对。")
 
     # --- acts ---------------------------------------------------------------------------------------
     def _act(self, cmd: Act) -> None:
@@ -437,7 +467,7 @@ class Game:
             self.state.options = self.rules.configure({**self.state.options, key: value})
         except ValueError as exc:
             raise Rejected(str(exc)) from exc
-        self.tell("director", f"设置已更改：{key} = {value}")
+        self.tell("director", "设置已更改。")
 
     def _lapse(self, closing: bool = False) -> None:
         for pending in list(self.state.pending):
@@ -468,9 +498,13 @@ class Game:
         s.day_no += 1
         s.day = Day(number=s.day_no, votes=self.rules.today_votes(self))
         kinds = "、".join(w for k, w in (("election", "警长竞选"), ("exile", "放逐投票")) if k in s.day.votes)
-        self.tell("public", f"开门，第{s.day_no}天（{kinds}）")
+        # one heading for the 开门 post: the morning's announcement carries it, or it stands alone
+        self.opening, self.night_before = f"开门，第{s.day_no}天（{kinds}）", after_night
+        self.rules.morning(self, list(s.night.deaths) if after_night else [])
+        if self.opening:
+            self.tell("public", self.opening)
+            self.opening = None
         if after_night:
-            self.rules.morning(self, list(s.night.deaths))
             for what, name in s.carry.pop("at_dawn", []) if s.phase != "over" else ():
                 self.rules.public(self, what, s.player(name))
         # "遗言在下一个游戏日白天开始时公示"
@@ -482,7 +516,8 @@ class Game:
     def announce(self, names: list[str], extra: dict | None = None, lines: list[str] = ()) -> None:
         """The 开门 list of who went out in the night just ended, in the post's order. `extra`: what the
         ruleset adds to the morning's record, `lines` to its text. The first day of a game that opens by
-        day has no night and no day before it."""
+        day has no night and no day before it. Made at a 开门, it carries that 开门's heading; made later
+        (M131's night 1, after the election), its own."""
         s = self.state
         players = [s.player(n) for n in names]
         if self.rules.announce_order == "seat":
@@ -491,19 +526,27 @@ class Game:
         s.announcements.append({"phase": "day", "number": s.day_no, "deaths": list(ordered), **(extra or {})})
         # "每个游戏日白天开始时，都会公示前一天因投票出局角色名单、夜晚出局角色名单、当日警长"
         voted = [self.find(d["name"]) for d in s.deaths if d["phase"] == "day" and d["number"] == s.day_no - 1 and d["cause"] == "投票"]
-        sheriff = self.find(s.sheriff) if s.sheriff else None
-        text = [f"第{s.day_no}天"]
+        text = [self.opening or f"第{s.day_no}天公示"]
+        night = s.night is not None and (self.night_before or not self.opening)  # a day after a day has no night
+        self.opening = None
         if s.day_no > 1:
             text.append("前一天投票出局：" + ("、".join(self.label(p) for p in voted) or "无"))
-        if s.night is not None:
+        if night:
             text.append("昨晚出局：" + ("、".join(self.label(p) for p in players) if players else "无人出局（平安夜）"))
-        text.append("当日警长：" + (self.label(sheriff) if sheriff else "无"))
+        text += self.office_lines("当日")
         text = "\n".join([*text, *lines])
         self.emit(Announcement("day", s.day_no, ordered, text))
         self.tell("public", text)
-        self.offer_last_words(list(ordered))
+        offered = self.offer_last_words(list(ordered))
+        if night:
+            self._told_out([n for n in ordered if n not in offered], f"第{s.night.number}夜")
         self.rules.published(self, list(ordered))
         self.rules.check_end(self)
+
+    def office_lines(self, prefix: str = "") -> list[str]:
+        """`警长：3号 果果` (146: and `执警：…`), as the morning and every status name them."""
+        s = self.state
+        return [f"{prefix}{office}：" + (self.label(s.player(holder)) if holder else "无") for office, holder in self.rules.officers(self)]
 
     def _close_last_words(self) -> list[tuple[str, str]]:
         """开门: the words offered before it are to be published; a right not used has lapsed."""
@@ -622,16 +665,20 @@ class Game:
             # a day with both: "最先高票者当选警长，出人票最高者出局" — the election is counted first
             raise Rejected("今天先统计警长竞选，再统计放逐投票：请先提交警长竞选的票")
         valid: list[tuple[str, str, Fraction]] = []
+        void: list[str] = []
         voted: set[str] = set()
         joint = self.rules.joint_problems(self, cmd.kind, list(cmd.ballots))
         for voter_name, target_name in cmd.ballots:
             # "每名存活角色每个讨论日限投一票": a second ballot by the same voter never counts
             reason = "重复投票，只计第一张" if voter_name in voted else (
                 self.rules.ballot_problem(self, cmd.kind, voter_name, target_name) or joint.get(voter_name))
-            voted.add(voter_name)
             if reason:
                 self.warnings.append(f"{voter_name} 的票无效：{reason}")
+                if voter_name not in voted:
+                    void.append(voter_name)
+                voted.add(voter_name)
                 continue
+            voted.add(voter_name)
             weight = self.vote_weight(voter_name, cmd.kind)
             valid.append((voter_name, target_name, weight))
         bonus = self.rules.exile_bonus(self) if cmd.kind == "exile" else {}
@@ -639,13 +686,22 @@ class Game:
         s.day.counted.append(cmd.kind)
         shown = _numbers(counts)
         s.tallies.append({"phase": "day", "number": s.day_no, "kind": cmd.kind, "counts": shown, "result": result})
-        public = _numbers(self.rules.public_counts(self, cmd.kind, counts))
-        if public != shown:
-            self.tell("director", f"第{s.day_no}天{word}实际计数（含暗记）：" + "，".join(f"{k} {v}票" for k, v in shown.items()))
-        text = f"第{s.day_no}天{word}结果：" + ("，".join(f"{k} {v}票" for k, v in public.items()) or "无有效票")
-        text += f"。{result} {'当选警长' if cmd.kind == 'election' else '出局'}" if result else "。平票或无票：" + ("本局没有警长" if cmd.kind == "election" else "无人出局")
-        self.emit(Tally("day", s.day_no, cmd.kind, shown, result, text))
+        public = self.rules.public_counts(self, cmd.kind, counts)
+        notes = self.rules.count_notes(self, cmd.kind, valid)
+        ballots = _Ballots(self, cmd, valid, void)
+        text = ballots.text(f"第{s.day_no}天{word}结果：", public, result, [n for n, open_ in notes if open_])
+        secret = []
+        if public != counts:
+            secret.append(f"实际计数（含暗记）：" + ballots.counts_line(counts))
+        secret += [n for n, open_ in notes if not open_]
+        if missing := ballots.missing():
+            rule = self.rules.no_vote_card(self)
+            secret.append("未投票：" + "、".join(self.label(p) for p in missing) + (f"。规则：{rule}，请决定是否发牌" if rule else ""))
+        director = f"第{s.day_no}天{word}（仅导演可见）：\n" + "\n".join(secret) if secret else ""
+        self.emit(Tally("day", s.day_no, cmd.kind, shown, result, text, director))
         self.tell("public", text)
+        if director:
+            self.tell("director", director)
         self.rules.counted(self, cmd.kind, valid, result)
         if cmd.kind == "election":
             self.rules.after_election(self, result)
@@ -654,6 +710,39 @@ class Game:
 
     def vote_weight(self, voter: str, kind: str) -> Fraction:
         return self.rules.vote_weight(self, voter, kind)
+
+    # --- 加速 -----------------------------------------------------------------------------------------
+    def _speed_up(self, cmd: SpeedUp) -> None:
+        """"游戏进程是否加速视多数玩家的意愿为准": who asked today, and whether that is enough (or the director's
+        own "强制加速"). Once sped up the game stays so."""
+        s = self.state
+        if s.phase != "day":
+            raise Rejected("只有白天可以记录加速申请")
+        if s.carry.get("sped_up"):
+            raise Rejected("游戏进程已经加速")
+        askers = []
+        for spec in cmd.askers:
+            p = self.find(spec)
+            if not p.alive:
+                raise Rejected(f"{self.label(p)} 已出局，不能申请加速")
+            askers.append(p.name)
+        if not askers and not cmd.forced:
+            raise Rejected("请写出在进程帖申请加速的角色：“加速 角色 角色 …”（导演执行加速：“加速 强制”）")
+        today = s.carry.setdefault("speed_asks", {}).setdefault(s.day_no, [])
+        today += [n for n in dict.fromkeys(askers) if n not in today]
+        living = len(s.alive())
+        need = self.rules.speed_up_needed(living)
+        asked = f"今天申请加速的存活玩家 {len(today)} 名（" + "、".join(self.label(s.player(n)) for n in today) + f"），存活 {living} 名，需要至少 {need} 名"
+        if not (cmd.forced or len(today) >= need):
+            self.tell("director", f"加速申请已记录：{asked}，尚未通过。")
+            return
+        s.carry["sped_up"] = {"day": s.day_no, "at": cmd.at}
+        why = "导演执行加速" if cmd.forced and len(today) < need else f"申请加速的玩家 {len(today)} 名，存活 {living} 名"
+        self.tell("public", f"游戏进程加速（{why}）。加速后不允许改票，加速前的改票有效。")
+        self.tell("director", f"加速通过：{asked if today else '导演执行加速'}。")
+        if window := self.rules.speech_window(self):
+            what, minutes = window
+            self.tell("director", f"进程已加速：今天的{what}时段缩短为开门后{minutes // 60}小时，请在讨论帖公示。")
 
     # --- cards --------------------------------------------------------------------------------------
     def _card(self, color: str, p: Player) -> None:
@@ -753,6 +842,56 @@ class Game:
             return  # settled meanwhile by another's consequence (a death clears what the dead owed)
         self.settle(pending)
         self.rules.expire(self, pending)
+
+
+class _Ballots:
+    """One count's ballots as the thread reads them: the counts sorted, the 票型 with each 改票, who
+    abstained, who did not vote, and whose ballot was void."""
+
+    def __init__(self, g: Game, cmd: Ballots, valid: list[tuple[str, str, Fraction]], void: list[str]):
+        self.g, self.kind, self.valid, self.void = g, cmd.kind, valid, void
+        self.first = dict(cmd.changed)
+        self.cast = {voter for voter, _ in cmd.ballots}
+
+    def label(self, name: str) -> str:
+        return name if name == ABSTAIN else self.g.label(self.g.state.player(name))
+
+    def counts_line(self, counts: dict[str, Fraction]) -> str:
+        seat = {p.name: p.seat for p in self.g.state.players}
+        ranked = sorted(((n, v) for n, v in counts.items() if v), key=lambda c: (-c[1], seat[c[0]]))
+        return "、".join(f"{self.label(n)} {written(v)}票" for n, v in ranked) or "无有效票"
+
+    def missing(self) -> list[Player]:
+        """The living who could vote today and cast nothing."""
+        day = self.g.state.day
+        return [p for p in self.g.state.alive() if p.name not in self.cast and p.name not in day.may_not_vote]
+
+    def text(self, heading: str, counts: dict[str, Fraction], result: str | None, notes: list[str]) -> str:
+        lines = [heading, self.counts_line(counts), self._result(counts, result)]
+        cast = [b for b in self.valid if b[1] != ABSTAIN]
+        if cast:
+            lines.append("票型：")
+            lines += [f"{self.label(v)} → {self.label(t)}" + (f"（{written(w)}票）" if w != 1 else "") + self._change(v) for v, t, w in cast]
+        for word, names in (("弃权", [v for v, t, _ in self.valid if t == ABSTAIN]), ("未投票", [p.name for p in self.missing()]),
+                            ("无效票", self.void)):
+            if names:
+                lines.append(f"{word}：" + "、".join(self.label(n) + (self._change(n) if word == "弃权" else "") for n in names))
+        if notes:
+            lines.append("计票说明：" + "；".join(notes))
+        return "\n".join(lines)
+
+    def _change(self, voter: str) -> str:
+        return f"（改票，原投 {self.label(self.first[voter])}）" if voter in self.first else ""
+
+    def _result(self, counts: dict[str, Fraction], result: str | None) -> str:
+        best = max(counts.values(), default=Fraction(0))
+        top = [n for n, v in counts.items() if v == best and v > 0]
+        tied = f"平票（{'、'.join(self.label(n) for n in top)} 各{written(best)}票），" if len(top) > 1 else ""
+        if self.kind == "election":
+            return f"结果：{tied}" + (f"{self.label(result)} 当选警长" if result else "本局没有警长")
+        if result:  # a tie with a result: 146's "平票时警长投票的角色出局"
+            return f"结果：{tied}{'按警长的票，' if tied else ''}{self.label(result)}"
+        return f"结果：{tied or ('' if top else '无有效票，')}无人出局"
 
 
 def _numbers(counts: dict[str, Fraction]) -> dict[str, int | float]:

@@ -6,6 +6,7 @@ the skills with real behaviour. The engine calls the hooks; it never names an id
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date, timedelta
 from fractions import Fraction
 from typing import TYPE_CHECKING, Callable
 
@@ -57,6 +58,27 @@ class Skill:
 
 
 @dataclass(frozen=True)
+class DayLength:
+    """讨论日长短 as a post states it: a day opened on date A closes on A+`days` at `at` (minutes after
+    midnight, the forum's time), a day later when its span meets a weekend (`weekend`), except day 1 where
+    `first_exempt`. The director may change it; the bot only proposes it. `text`: the post's words."""
+
+    days: int
+    at: int
+    weekend: bool
+    first_exempt: bool
+    text: str
+
+    def closes(self, opened: date, day_no: int) -> tuple[date, int]:
+        """The date and time of day (minutes) a day opened on `opened` closes."""
+        last = opened + timedelta(days=self.days)
+        span = [opened + timedelta(days=i) for i in range(self.days + 1)]
+        if self.weekend and not (self.first_exempt and day_no == 1) and any(d.weekday() >= 5 for d in span):
+            last += timedelta(days=1)
+        return last, self.at
+
+
+@dataclass(frozen=True)
 class Quota:
     """How many times something may happen, with the post's words."""
 
@@ -89,6 +111,14 @@ class Ruleset:
     # How many substitutes (替补) one character may have (M131: "每名角色仅限更换一次替补"); None where
     # the post sets no limit.
     substitutes: Quota | None = None
+    # 行动时限 as the post writes it, line by line: what every player's brief lists
+    deadline_rules: tuple[str, ...] = ()
+    # 讨论日长短: what 开门 proposes as the day's closing time (None: the post sets none)
+    day_length: DayLength | None = None
+    # "关门前一小时不得改票": minutes before 关门 from which a 改票 is void (None: no such rule), with its words
+    change_cutoff: Quota | None = None
+    # the witch's night slot, whose answer is one of her potions (救药 / 毒药) or 放弃
+    potion_slot: str | None = None
 
     def configure(self, options: dict) -> dict:
         """The game's options as this ruleset reads them (146: which new moons are in play); raises
@@ -124,6 +154,27 @@ class Ruleset:
         """The counts the day just opened holds: its schedule, unless the game changed it."""
         return self.day_votes(g.state.day_no)
 
+    # --- what the bot shows -------------------------------------------------------------------
+    def officers(self, g: "Game") -> list[tuple[str, str | None]]:
+        """The offices every morning and status names, with their holders: the sheriff (146: and the 执警)."""
+        return [("警长", g.state.sheriff)]
+
+    def speed_up_needed(self, living: int) -> int:
+        """加速: how many living players must ask. "如果在进程帖中申请加速的玩家大于等于所有存活玩家的二分之一则游戏进程加速"."""
+        return (living + 1) // 2
+
+    def no_vote_card(self, g: "Game") -> str | None:
+        """The card the post gives a living player who did not vote (the director decides), or None."""
+        return None
+
+    def count_notes(self, g: "Game", kind: str, ballots: list[tuple[str, str, Fraction]]) -> list[tuple[str, bool]]:
+        """Every weight that changed this count, each with whether the thread may be told it (a secret
+        mark is the director's only). `ballots`: the valid ones, with their weights."""
+        sheriff = g.state.sheriff
+        if self.sheriff_weight != 1 and any(voter == sheriff for voter, _, _ in ballots):
+            return [(f"警长 {g.label(g.state.player(sheriff))} 的票计为{votes.written(self.sheriff_weight)}票", True)]
+        return []
+
     # --- hooks the engine calls ---------------------------------------------------------------
     def start_game(self, g: "Game") -> None:
         """The first phase is about to open: settle start-of-game choices nobody made."""
@@ -150,7 +201,7 @@ class Ruleset:
         return []
 
     def morning(self, g: "Game", night_deaths: list[str]) -> None:
-        """The day opened after a night: publish who went out."""
+        """A day opened: publish who went out in the night before it (none at the first 开门, or after a day)."""
         g.announce(night_deaths)
 
     def ballot_problem(self, g: "Game", kind: str, voter: str, target: str) -> str | None:

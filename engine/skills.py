@@ -43,6 +43,13 @@ def night_target(g: "Game", actor: "Player", skill: str, target) -> "Player":
     return t
 
 
+def sensed(g: "Game", names: list[str], harm: str) -> str:
+    """<通灵>'s feedback: who was `harm`ed (指杀, 吸精) tonight, by seat and name, or that nobody was."""
+    if not names:
+        return f"通灵：今晚没有角色被{harm}。"
+    return f"通灵：今晚被{harm}的角色是 " + "、".join(g.label(g.state.player(n)) for n in names) + "。"
+
+
 def save(g: "Game", actor: "Player", target, *, slot: str, self_save_refusal: str | None) -> None:
     """救药: once a game, only after the 通灵 feedback, never with 毒药 the same night; it takes 通灵 away.
 

@@ -9,8 +9,9 @@ from fractions import Fraction
 
 from engine import skills
 from engine.errors import Rejected
+from engine.events import DeadlineEnd
 from engine.game import Game
-from engine.ruleset import Quota, Role, Ruleset, Skill, TimeLimit
+from engine.ruleset import DayLength, Quota, Role, Ruleset, Skill, TimeLimit
 from engine.skills import living_with_role, once_tonight
 from engine.state import Pending, Player
 
@@ -33,10 +34,14 @@ def recognise(g: Game, actor: Player, target) -> None:
     t = g.living_target(target, "认亲")
     if t.name == actor.name:
         raise Rejected("<认亲>须选择一名其他角色")
+    _side_with(actor, t)
+    g.tell(f"player:{actor.name}", f"已收到：认亲 {g.label(t)}。")
+
+
+def _side_with(actor: Player, t: Player) -> None:
     actor.used.add("认亲")
     actor.faction = t.faction
     actor.marks["认亲"] = t.name
-    g.tell(f"player:{actor.name}", f"已收到：认亲 {g.label(t)}。")
 
 
 # --- night: the pack ---------------------------------------------------------------------------------
@@ -136,7 +141,7 @@ def protect(g: Game, actor: Player, target) -> None:
         raise Rejected("今晚已经决定过是否守护")
     g.night.actions["守护"] = (actor.name, g.night.actions["最后的守护"][1])
     g.mark_done(actor.name, "守护")
-    g.tell(f"player:{actor.name}", f"已收到：守护 {g.night.actions['守护'][1]}。")
+    g.tell(f"player:{actor.name}", f"已收到：守护 {g.label(g.state.player(g.night.actions['守护'][1]))}。")
 
 
 # --- day -----------------------------------------------------------------------------------------------
@@ -157,6 +162,10 @@ def explode(g: Game, actor: Player, target) -> None:
 def hand_over(g: Game, actor: Player, target) -> None:
     # 殉职: "警长并非因红牌罚下而出局后，可以选择一名未出局的角色来继任警长。" Note 3: "可以撕警徽。"
     skills.hand_over(g, actor, target)
+
+
+def _slander_key(g: Game) -> str:
+    return f"公示:诽谤:day{g.state.day_no}"
 
 
 class M131(Ruleset):
@@ -185,6 +194,20 @@ class M131(Ruleset):
         "badge": TimeLimit("close", 30, "警长被投票出局或在第一夜出局，关门三十分钟后仍未与导演取得联系，视为放弃移交警长。"),
         "slander": TimeLimit("close", -60, "乌鸦诽谤对象在关门前1小时公示。"),
     }
+    # 行动时限, as the post writes it
+    deadline_rules = (
+        "警长被投票出局时需要发动技能；夜晚预言家、女巫、乌鸦、锈盾守卫需要发动技能。在关门时间段，无法与导演取得联系，且提前未与导演说明自己的在线情况者，记一张黄牌，情况分为以下数种。",
+        "警长被投票出局或在第一夜出局，关门三十分钟后仍未与导演取得联系，视为放弃移交警长。",
+        "关门一个小时后，预言家、女巫、乌鸦、锈盾守卫未与导演取得联系，视为放弃夜晚行动。狼队在关门一个小时后仍未提交刀人目标，视为放弃出刀，这个时间也可能根据女巫、锈盾守卫的需求提前。",
+        "女巫<通灵>、锈盾守卫<最后的守护>收到反馈后半小时，仍未给导演答复，视为放弃技能行使。",
+        "在次日游戏日开始前，有遗言权利的出局玩家未提交遗言，视为放弃遗言。",
+    )
+    # 讨论日长短: "一般讨论日持续一天，本局周末不延时。" and "当日申请人数在讨论日结束三个小时前（一般为最后一个自然日的
+    # 18:00）" — a day ends at 21:00 of the natural day after the one it opened on (docs/rules-M131.md, reading 23).
+    day_length = DayLength(1, 21 * 60, weekend=False, first_exempt=False,
+                           text="一般讨论日持续一天，本局周末不延时（讨论日结束三个小时前一般为最后一个自然日的18:00）")
+    change_cutoff = Quota(60, "关门前一小时不允许改票或代投，执行加速时不允许改票。")
+    potion_slot = "女巫"
     skills = {
         s.name: s
         for s in (
@@ -217,8 +240,8 @@ class M131(Ruleset):
         for p in g.state.with_role("混血儿"):
             if "认亲" not in p.used:
                 choice = g.state.rng.choice([q for q in g.state.players if q.name != p.name and q.alive])
-                recognise(g, p, choice.name)
-                g.tell(f"player:{p.name}", "你没有在游戏开始前认亲，<认亲>是强制技，已按随机结果认亲。")
+                _side_with(p, choice)
+                g.tell(f"player:{p.name}", f"你没有在游戏开始前认亲。<认亲>是强制技，已随机认亲 {g.label(choice)}，你成为与其相同的阵营。")
                 g.tell("director", f"{g.label(p)} 未选择认亲目标，已随机认亲 {g.label(choice)}")
         for team, members in g.state.teams.items():
             g.set_team(team, members)
@@ -245,8 +268,10 @@ class M131(Ruleset):
                 continue
             members = [p.name for p in pack] if who == PACK else [who]
             g.start_deadline(g.night_key(who, slot), members, slot, "night")
-            if who != PACK:
-                g.tell(f"player:{who}", f"第{g.night.number}夜：你可以发动<{slot}>，关门后1小时内有效；不发动请发送“放弃”。")
+            if slot == "女巫":  # she used 救药 and lost 通灵: only 毒药 is left
+                g.tell(f"player:{who}", f"第{g.night.number}夜：你可以使用<毒药>（发送“毒药 座位号”），关门后1小时内有效；不使用请发送“放弃”。")
+            elif who != PACK:
+                g.tell(f"player:{who}", f"第{g.night.number}夜：你可以发动<{slot}>（发送“{slot} 座位号”），关门后1小时内有效；不发动请发送“放弃”。")
 
     def _witch_done(self, g: Game) -> bool:
         w = living_with_role(g, "女巫")
@@ -298,7 +323,7 @@ class M131(Ruleset):
         # 通灵<强制>: "游戏日夜晚，反馈被指杀的角色。" — the team's 指杀 only: the 附加刀 "不会被女巫<通灵>得知".
         if w and "通灵" not in w.lost and not g.feedback_given(w.name, "通灵") and self._attacks_in(g, with_extra=False):
             attacked = [a["杀人"][1]] if "杀人" in a else []
-            g.give_feedback(w, "通灵", None, attacked, "通灵：今晚被指杀的角色是 " + ("、".join(attacked) or "无人") + "。")
+            g.give_feedback(w, "通灵", None, attacked, skills.sensed(g, attacked, "指杀"))
             if not self._witch_done(g):
                 g.tell(f"player:{w.name}", "请在30分钟内决定：救药 座位号 / 毒药 座位号 / 放弃。")
                 g.start_deadline(g.night_key(w.name, "女巫"), [w.name], "女巫", "feedback")
@@ -310,7 +335,7 @@ class M131(Ruleset):
             target = a["最后的守护"][1]
             harmed = self._harmed(g, target)
             g.give_feedback(guard, "最后的守护", target, harmed,
-                            f"最后的守护：{target} 今晚{'受到了' if harmed else '没有受到'}伤害。30分钟内发送“守护”守护他，或“放弃”。")
+                            f"最后的守护：{g.label(g.state.player(target))} 今晚{'受到了' if harmed else '没有受到'}伤害。30分钟内发送“守护”守护他，或“放弃”。")
             g.start_deadline(g.night_key(guard.name, "守护"), [guard.name], "守护", "feedback")
 
     def resolve_night(self, g: Game) -> list[tuple[str, str]]:
@@ -392,13 +417,43 @@ class M131(Ruleset):
         s.carry["slander_today"] = s.carry.pop("slander_next", None)
         target = s.carry["slander_today"]
         if target and "exile" in s.day.votes:
-            g.start_deadline(f"公示:诽谤:day{s.day_no}", [], "公示被诽谤的角色", "slander")
+            g.start_deadline(_slander_key(g), [], "公示被诽谤的角色", "slander")
 
     def timeout(self, g: Game, key: str) -> list[str]:
         s = g.state
-        if key == f"公示:诽谤:day{s.day_no}" and s.carry.get("slander_today"):
+        if key == _slander_key(g) and g.phase == "day" and s.carry.get("slander_today") and not s.carry.get("slander_shown"):
+            s.carry["slander_shown"] = True
             g.tell("public", f"乌鸦诽谤的角色：{g.label(s.player(s.carry['slander_today']))}（今天放逐投票多计一票）")
             return [key]
+        return []
+
+    def closing(self, g: Game) -> None:
+        # "乌鸦诽谤对象在关门前1小时公示" belongs to the day: a day closed before that hour publishes nothing in
+        # the night (the count, if made, named the 诽谤 among its weights).
+        s = g.state
+        if s.carry.get("slander_today") and "exile" in s.day.votes and not s.carry.pop("slander_shown", False):
+            g.emit(DeadlineEnd(_slander_key(g)))
+            g.tell("director", "今天提前关门，乌鸦诽谤的公示时间（关门前1小时）未到：不再公示。")
+
+    def count_notes(self, g: Game, kind: str, ballots: list) -> list[tuple[str, bool]]:
+        notes = super().count_notes(g, kind, ballots)
+        if kind == "exile" and (bonus := self.exile_bonus(g)):
+            notes += [(f"乌鸦诽谤：{g.label(g.state.player(name))} 多计一票", True) for name in bonus]
+        return notes
+
+    def no_vote_card(self, g: Game) -> str | None:
+        # 投票规则: "讨论结束时，未回复投票帖者将被判罚黄牌"; 潜水: "在未执行加速的讨论日未投票" (黄牌);
+        # 讨论日长短: "执行加速时，所有人不可改票，且发言不足或未投票者将不被判罚。"
+        if g.state.carry.get("sped_up"):
+            return None
+        return "讨论结束时，未回复投票帖者将被判罚黄牌（执行加速时不判罚）"
+
+    def day_options(self, g: Game, name: str) -> list[str]:
+        # 自爆: "除竞选日外的游戏日白天" — a wolf's (the 感染白痴's too) for as long as today's vote is not counted
+        p, day = g.state.player(name), g.state.day
+        if (g.phase == "day" and p.alive and p.role in ("狼人", "感染白痴") and "exile" in day.votes
+                and "exile" not in day.counted and not day.called_off):
+            return ["<自爆>：发送“自爆”（你出局，今天不再投票，已发表的投票无效）"]
         return []
 
     def exile_bonus(self, g: Game) -> dict[str, Fraction]:

@@ -11,7 +11,7 @@ from fractions import Fraction
 from engine import skills, votes
 from engine.errors import Rejected
 from engine.game import ABSTAIN, Game
-from engine.ruleset import Role, Ruleset, Skill, TimeLimit
+from engine.ruleset import Quota, Role, Ruleset, Skill, TimeLimit
 from engine.skills import living_with_role, night_target, once_tonight
 from engine.state import Pending, Player
 
@@ -289,6 +289,27 @@ class R154(Ruleset):
         "badge": TimeLimit("close", 30, "警长被投票出局，关门三十分钟后仍未与导演取得联系，警长随机指定。"),
         "blade": TimeLimit("close", 30, "关门半小时后，郎中、道士、小倩、刀客、女鬼阵营/黑山老妖未与导演取得联系，均为放弃夜晚行动。"),
     }
+    # 行动时限, as the post writes it
+    deadline_rules = (
+        "警长在投票结束后需要发动技能；",
+        "警长被投票出局，关门三十分钟后仍未与导演取得联系，警长随机指定。随机移交的方式由导演组提前安排，游戏结束以后公示。",
+        "关门半小时后，郎中、道士、小倩、刀客、女鬼阵营/黑山老妖未与导演取得联系，均为放弃夜晚行动。",
+        "夜晚十点前、蛊女仍未给导演答复，视为放弃夜晚行动。",
+        "在次日游戏日开始前，有遗言权利的出局玩家未提交遗言，视为放弃遗言。",
+    )
+    # 讨论日长短: the post sets none ("投票帖与讨论日一同开门，一同关门"): the director names each closing time.
+    change_cutoff = Quota(60, "白天结束前一个小时不得改票，时间以论坛发帖时间为准。")
+    potion_slot = "蛊女"
+
+    def speed_up_needed(self, living: int) -> int:
+        # 玩家须知 8: "若场上未出局的玩家过半数同意加速则执行加快进程" — more than half
+        return living // 2 + 1
+
+    def no_vote_card(self, g: Game) -> str | None:
+        # 投票规则: "没有投票（或弃票）的玩家将记作一张黄牌"; 潜水: "在未加快进程的任一讨论日未投票" — a sped-up day's is not judged
+        if g.state.carry.get("sped_up"):
+            return None
+        return "没有投票（或弃票）的玩家将记作一张黄牌（加快进程后不判罚）"
     skills = {
         s.name: s
         for s in (
@@ -408,7 +429,7 @@ class R154(Ruleset):
         if gu and "通灵" not in gu.lost and not g.feedback_given(gu.name, "通灵") and not waiting & set(SUCK_SLOTS):
             seat = {p.name: p.seat for p in g.state.players}
             sucked = sorted({t for _, t in self._sucks(g)}, key=seat.get)
-            g.give_feedback(gu, "通灵", None, sucked, "通灵：今晚被吸精的角色是 " + ("、".join(sucked) or "无人") + "。")
+            g.give_feedback(gu, "通灵", None, sucked, skills.sensed(g, sucked, "吸精"))
 
     def resolve_night(self, g: Game) -> list[tuple[str, str]]:
         """The night's deaths in the order they go out: (4) 天命, (5) 姥姥之怒 ("立即出局"), the second empty

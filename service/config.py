@@ -1,7 +1,9 @@
 """Settings read from the environment / .env (documented in .env.example)."""
 from __future__ import annotations
 
-from pydantic import BaseModel, Field
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from pydantic import BaseModel, Field, field_validator
 
 
 class Config(BaseModel):
@@ -13,3 +15,15 @@ class Config(BaseModel):
     banshabot_retry_seconds: float = 30.0
     # how long one rule minute lasts, in seconds: 60 in a real game; rehearsals and tests shorten it
     banshabot_minute_seconds: float = 60.0
+    # the forum's time zone (an IANA name): every time the bot shows, reads from a director or a pasted
+    # post is in it. The posts' times are Beijing time.
+    banshabot_timezone: str = "Asia/Shanghai"
+
+    @field_validator("banshabot_timezone")
+    @classmethod
+    def _known_zone(cls, name: str) -> str:
+        try:
+            ZoneInfo(name)
+        except (ZoneInfoNotFoundError, ValueError) as exc:
+            raise ValueError(f"unknown time zone {name!r} (an IANA name such as Asia/Shanghai)") from exc
+        return name

@@ -9,16 +9,15 @@ from typing import Awaitable, Callable
 
 from tortoise.transactions import in_transaction
 
-from engine import Act, Ballots, Breach, Card, CloseDay, Configure, FactionLoss, Moon, OpenDay, ResolveNight, Timeout
-from engine.commands import from_dict
+from engine import Act, Ballots, Card, CloseDay, FactionLoss, OpenDay, ResolveNight, SpeedUp, Timeout
 from engine.typed import number, quoted
 from rulesets import RULESETS
 from rulesets import get as get_ruleset
 
-from . import groups, moons, parse
+from . import corrections, groups, history, moons, parse
 from .games import Service, ServiceError, Table
-from .models import CommandRow, DeadlineRow, GameRow, SeatRow
-from .texts import CHINA, brief, clock, director_status, forum_safe, until
+from .models import DeadlineRow, GameRow, SeatRow
+from .texts import NO_DIRECTORS, brief, clock, director_status, identity_table, key_name, limit_name, until, zone
 
 log = logging.getLogger(__name__)
 
@@ -28,8 +27,11 @@ HELP = """导演指令（私聊发送；多局同时进行时在指令前加“#
 检查 —— 检查每名玩家是否已加我为好友
 分配 随机 | 分配 固定（之后每行“角色名 身份”）
 开始 —— 私聊每名玩家身份，分配队伍群
-关门 / 开门 [关门时间，如 12-01 22:00]
-竞选 票 / 投票 票 —— 票：粘贴投票帖（首行写发帖角色名），或“投票人:对象 …”
+关门 / 开门 [关门时间，如 12-01 22:00]（不写时间则按规则的讨论日长短）/ 关门时间 12-01 22:00（更改今天的关门时间）
+竞选 票 / 投票 票 —— 票：粘贴投票帖（首行写发帖角色名，可带“发表于 时间”），或“投票人:对象 …”
+重新计票 [竞选|投票] 票 —— 用新的投票帖代替今天的计票（先显示变化，确认后执行）
+撤销 / 撤销 编号 —— 列出本阶段导演的操作 / 撤销其中一条（先显示变化，确认后执行）；确认 / 取消
+加速 [时间] 角色 角色 … —— 记录在进程帖申请加速的玩家；加速 强制 —— 导演执行加速
 发牌 蓝牌|黄牌|红牌 角色
 替补 角色 新QQ号 / 协助 QQ号（添加协助导演）
 代 角色 技能 [目标] —— 代玩家行动（覆盖）
@@ -53,6 +55,7 @@ class QQSide:
 
 # what a finished game still answers; every other command would change it
 READ_ONLY = {"状态", "日志", "检查"}
+STATUS = {"roster": "筹备中", "running": "进行中", "over": "已结束"}
 ANY_TIME = {"帮助", "导演帮助", "新游戏", "群池", "游戏"}  # commands that need no game
 NO_ONEBOT = "现在连不上QQ（OneBot），无法检查队伍群的成员：什么都没有改变，请稍后再发送。"
 
@@ -85,6 +88,8 @@ async def _command(service: Service, qq: str, word: str, rest: str, chosen: int 
     if word in ("帮助", "导演帮助"):
         return HELP.format(rulesets="、".join(RULESETS))
     if word == "新游戏":
+        if not service.superusers:
+            return NO_DIRECTORS
         if qq not in service.superusers:
             return "只有配置的导演（SUPERUSERS）可以创建游戏"
         ruleset, _, title = rest.partition(" ")
@@ -97,14 +102,16 @@ async def _command(service: Service, qq: str, word: str, rest: str, chosen: int 
         return await _pool(service, rest, side)
     if word == "游戏":
         rows = await _mine(qq)
-        return "\n".join(f"#{r.id} {r.title}（{r.ruleset}，{r.status}）" for r in rows) or "你还没有游戏"
+        return "\n".join(f"#{r.id} {r.title}（{r.ruleset}，{STATUS[r.status]}）" for r in rows) or "你还没有游戏"
     t = await _current(service, qq, chosen)
     if t is None:
         return "你没有进行中的游戏。发送“新游戏 规则”创建一局。"
+    # with several games running, a bare command says which one it went to
+    which = f"（#{t.row.id} {t.row.title}）" if chosen is None and len([r for r in await _mine(qq) if r.status != "over"]) > 1 else ""
     if t.row.status == "over" and word not in READ_ONLY:
-        return "未执行：游戏已经结束"
+        return f"{which}未执行：游戏已经结束"
     try:
-        return await COMMANDS[word](service, t, qq, rest, side)
+        return which + await COMMANDS[word](service, t, qq, rest, side)
     except (ServiceError, parse.ParseError, groups.Unreachable):
         raise
     except Exception as exc:
@@ -195,7 +202,8 @@ async def _start(service: Service, t: Table, qq: str, rest: str, side: QQSide) -
     # the ruleset's own start skills (M131's 认亲, 146's 丘比特之箭; 154 has none)
     starts = "、".join(s.name for s in rules.skills.values() if s.when == "start")
     wait = f"开局技能（如{starts}）收齐后，" if starts else ""
-    return f"游戏已开始，每名玩家都已收到身份。{wait}发送“{first}”进入第一个{'夜晚' if first == '关门' else '白天'}。"
+    return (f"游戏已开始，每名玩家都已收到身份。{wait}发送“{first}”进入第一个{'夜晚' if first == '关门' else '白天'}。\n"
+            "身份表：\n" + identity_table(rules, t.seats))
 
 
 async def _submit(service: Service, t: Table, qq: str, cmd) -> str:
@@ -208,7 +216,7 @@ async def _close(service: Service, t: Table, qq: str, rest: str, side: QQSide) -
 
 
 def _when(text: str, now: datetime) -> datetime:
-    local = now.astimezone(CHINA)
+    local = now.astimezone(zone())
     for fmt in ("%m-%d %H:%M", "%H:%M"):
         try:
             parsed = datetime.strptime(text, fmt)
@@ -223,11 +231,21 @@ def _when(text: str, now: datetime) -> datetime:
     raise ServiceError(f"看不懂时间“{quoted(text)}”，请写成“12-01 22:00”或“22:00”")
 
 
+def _proposed_close(service: Service, t: Table) -> datetime | None:
+    """讨论日长短: when the day about to open closes by the post's rule (None: the post sets none)."""
+    length = t.game.rules.day_length if t.game else None
+    if length is None:
+        return None
+    local = service.now().astimezone(zone())
+    day, minutes = length.closes(local.date(), t.game.state.day_no + 1)
+    return datetime(day.year, day.month, day.day, minutes // 60, minutes % 60, tzinfo=zone())
+
+
 async def _open(service: Service, t: Table, qq: str, rest: str, side: QQSide) -> str:
-    # a closing time belongs to one day: without a new one, limits wait for the actual 关门. It is
-    # stored with the 开门 (the engine's limits count from it) and only if the 开门 is accepted.
+    # a closing time belongs to one day: the director's, or the post's day length. It is stored with the
+    # 开门 (the engine's limits count from it) and only if the 开门 is accepted.
     before, ok = t.row.planned_close, False
-    t.row.planned_close = _when(rest, service.now()) if rest else None
+    t.row.planned_close = _when(rest, service.now()) if rest else _proposed_close(service, t)
     try:
         outcome = await service.submit(t, OpenDay(), source=f"director:{qq}")
         ok = outcome.ok
@@ -236,19 +254,133 @@ async def _open(service: Service, t: Table, qq: str, rest: str, side: QQSide) ->
             t.row.planned_close = before
     if not ok:
         return f"未执行：{outcome.error}"
-    return "已执行。" + (f" 本日关门时间：{clock(t.row.planned_close)}" if rest else "")
+    if rest:
+        return f"已执行。本日关门时间：{clock(t.row.planned_close)}"
+    if t.row.planned_close is None:
+        return "已执行。本局规则没有规定讨论日长短：请发送“关门时间 12-01 22:00”设定今天的关门时间（时限从它起算）。"
+    return (f"已执行。本日关门时间（按规则：{t.game.rules.day_length.text}）：{clock(t.row.planned_close)}。"
+            "需要更改请发送“关门时间 12-01 22:00”。")
+
+
+async def _closing_time(service: Service, t: Table, qq: str, rest: str, side: QQSide) -> str:
+    """`关门时间 12-03 22:00`: today's closing time; the limits counted from it move with it."""
+    if t.game is None or t.game.phase != "day":
+        return "只有白天可以设定当天的关门时间。"
+    if not rest:
+        return f"本日关门时间：{clock(t.row.planned_close) if t.row.planned_close else '未设定'}。更改请发送“关门时间 12-01 22:00”。"
+    planned = _when(rest, service.now())
+    async with t.lock:
+        t.row.planned_close = planned
+        await t.row.save()
+        for row in await DeadlineRow.filter(game_id=t.row.id, done=False, anchor="close"):
+            service._unschedule(row)
+            row.due_at = planned + service._minutes(row.minutes)
+            await row.save()
+            service._schedule(row)
+    return f"本日关门时间改为 {clock(planned)}，从关门起算的时限随之调整。"
+
+
+def _change_rules(service: Service, t: Table) -> parse.ChangeRules:
+    """What the post says about 改票 today, as the times of pasted posts (local, naive) are checked."""
+    g, rules = t.game, t.game.rules
+    cutoff = None
+    if rules.change_cutoff and t.row.planned_close:
+        cutoff = (t.row.planned_close - timedelta(minutes=rules.change_cutoff.count)).astimezone(zone()).replace(tzinfo=None)
+    sped = g.state.carry.get("sped_up")
+    at = datetime.fromisoformat(sped["at"]) if sped and sped["at"] else None
+    return parse.ChangeRules(cutoff=cutoff, cutoff_text=rules.change_cutoff.text if rules.change_cutoff else "",
+                             sped_up=at, all_void=bool(sped) and (sped["day"] < g.state.day_no or at is None))
+
+
+def _paste(service: Service, t: Table, kind: str, rest: str) -> tuple[Ballots, str]:
+    """A paste read into the day's ballots, and what the director must know of it."""
+    counted = parse.votes(rest, [s.name for s in t.seats], _change_rules(service, t))
+    notes = [f"无效：{f}" for f in counted.flagged] + [f"注意：{n}" for n in counted.notes]
+    return Ballots(kind, tuple(counted.ballots), tuple(counted.changed)), "\n".join(notes)
 
 
 async def _ballots(kind: str, service: Service, t: Table, qq: str, rest: str) -> str:
-    counted = parse.votes(rest, [s.name for s in t.seats])
-    outcome = await service.submit(t, Ballots(kind, tuple(counted.ballots)), source=f"director:{qq}")
-    flags = "\n".join(f"无效：{f}" for f in counted.flagged)
+    ballots, notes = _paste(service, t, kind, rest)
+    outcome = await service.submit(t, ballots, source=f"director:{qq}")
     if not outcome.ok:
-        return f"未计票：{outcome.error}" + (f"\n{flags}" if flags else "")
-    tally = t.game.state.tallies[-1]
-    lines = [f"{name} {n}票" for name, n in tally["counts"].items()]
-    result = tally["result"] or "平票/无人"
-    return f"计票完成：{'，'.join(lines) or '无有效票'}；结果：{result}" + (f"\n{flags}" if flags else "")
+        return f"未计票：{outcome.error}" + (f"\n{notes}" if notes else "")
+    return _counted(t) + (f"\n{notes}" if notes else "")
+
+
+def _counted(t: Table) -> str:
+    g = t.game
+    tally = g.state.tallies[-1]
+    label = {p.name: g.label(p) for p in g.state.players}
+    ranked = sorted(tally["counts"].items(), key=lambda c: (-c[1], g.state.player(c[0]).seat))
+    counts = "、".join(f"{label[name]} {n}票" for name, n in ranked) or "无有效票"
+    return f"计票完成：{counts}；结果：{label.get(tally['result'], '平票或无票，无人')}。可公示的计票结果见上。"
+
+
+async def _recount(service: Service, t: Table, qq: str, rest: str, side: QQSide) -> str:
+    """`重新计票 [竞选|投票] 票`: the day's count replaced by a new paste, once confirmed."""
+    if t.game is None:
+        return "游戏还没有开始"
+    word, _, body = rest.partition("\n") if " " not in rest.split("\n", 1)[0] else rest.partition(" ")
+    kind = {"竞选": "election", "投票": "exile"}.get(word.strip())
+    if kind is None:
+        body = rest
+    if not body.strip():
+        return "请发送“重新计票”加新的投票帖（可写“重新计票 竞选”或“重新计票 投票”指定哪一次计票）。"
+    ballots, notes = _paste(service, t, kind or "exile", body)
+    return await corrections.propose_recount(service, t, qq, kind, ballots) + (f"\n{notes}" if notes else "")
+
+
+async def _undo(service: Service, t: Table, qq: str, rest: str, side: QQSide) -> str:
+    if t.game is None:
+        return "游戏还没有开始，没有可以撤销的操作。"
+    if not rest:
+        return await corrections.listing(t)
+    seq = number(rest.removeprefix("第").removesuffix("条"), 9)
+    if seq is None:
+        return "请发送“撤销 编号”（编号见“撤销”列出的操作）。"
+    return await corrections.propose_undo(service, t, qq, seq)
+
+
+async def _confirm(service: Service, t: Table, qq: str, rest: str, side: QQSide) -> str:
+    return await corrections.confirm(service, t, qq)
+
+
+async def _cancel(service: Service, t: Table, qq: str, rest: str, side: QQSide) -> str:
+    return corrections.cancel(t)
+
+
+def _asked_at(text: str, now: datetime) -> tuple[str | None, str]:
+    """An optional time first (when the speed-up passed on the forum), and the rest."""
+    first, _, others = text.partition(" ")
+    if ":" not in first and "：" not in first:
+        return None, text
+    if "-" in first:  # "12-02 18:05"
+        second, _, others = others.partition(" ")
+        first = f"{first} {second}"
+    local = now.astimezone(zone())
+    for fmt in ("%m-%d %H:%M", "%H:%M"):
+        try:
+            parsed = datetime.strptime(first.replace("：", ":"), fmt)
+        except ValueError:
+            continue
+        at = local.replace(hour=parsed.hour, minute=parsed.minute, second=0, microsecond=0)
+        if fmt.startswith("%m"):
+            at = at.replace(month=parsed.month, day=parsed.day)
+        return at.replace(tzinfo=None).isoformat(), others
+    raise ServiceError(f"看不懂时间“{quoted(first)}”，请写成“18:05”或“12-02 18:05”")
+
+
+async def _speed_up(service: Service, t: Table, qq: str, rest: str, side: QQSide) -> str:
+    """`加速 [时间] 角色 …`: who asked for a speed-up in the thread; `加速 强制`: the director's own."""
+    if t.game is None:
+        return "游戏还没有开始"
+    at, names = _asked_at(rest.strip(), service.now())
+    at = at or service.now().astimezone(zone()).replace(tzinfo=None, second=0, microsecond=0).isoformat()
+    specs = names.replace("、", " ").replace("，", " ").replace(",", " ").split()
+    forced = specs == ["强制"]
+    if not specs:
+        return "请发送“加速 角色 角色 …”（在进程帖申请加速的玩家，座位号或角色名），导演执行加速请发送“加速 强制”。"
+    return await _submit(service, t, qq, SpeedUp(() if forced else tuple(specs), forced=forced, at=at))
 
 
 async def _election(service: Service, t: Table, qq: str, rest: str, side: QQSide) -> str:
@@ -312,7 +444,7 @@ async def _status(service: Service, t: Table, qq: str, rest: str, side: QQSide) 
     if t.game is None:
         roster = "\n".join(f"{s.seat}号 {s.name} {s.qq} {s.role or '未分配'}" for s in t.seats) or "（尚无名单）"
         return f"#{t.row.id} {t.row.title}：筹备中\n{roster}"
-    deadlines = [(d.key, d.what, until(d)) for d in await service.open_deadlines(t)]
+    deadlines = [(limit_name(d), until(d)) for d in await service.open_deadlines(t)]
     return f"#{t.row.id} {t.row.title}\n" + director_status(t.game, deadlines)
 
 
@@ -334,13 +466,13 @@ async def _timeout(service: Service, t: Table, qq: str, rest: str, side: QQSide)
         return "游戏还没有开始"
     seat = _seat(t, rest)
     rows = await DeadlineRow.filter(game_id=t.row.id, done=False)
-    keys = [r.key for r in rows if (seat and seat.name in r.who) or r.key == rest]
+    keys = {r.key: limit_name(r) for r in rows if (seat and seat.name in r.who) or r.key == rest}
     if seat and t.game.phase == "night" and not t.game.night.resolved:
-        keys += [t.game.night_key(who, slot) for who, slot in t.game.rules.awaiting(t.game) if who == seat.name]
+        keys.update((t.game.night_key(who, slot), f"{who}<{slot}>") for who, slot in t.game.rules.awaiting(t.game) if who == seat.name)
     done = []
-    for key in dict.fromkeys(keys):
+    for key, name in keys.items():
         if (await service.submit(t, Timeout(key), source=f"director:{qq}")).ok:
-            done.append(key)
+            done.append(name or key_name(key))
     return ("已按时限到期处理：" + "、".join(done)) if done else f"“{quoted(rest)}”没有进行中的时限"
 
 
@@ -358,37 +490,11 @@ async def _lose(service: Service, t: Table, qq: str, rest: str, side: QQSide) ->
 
 
 async def _log(service: Service, t: Table, qq: str, rest: str, side: QQSide) -> str:
-    lines = [f"#{t.row.id} {t.row.title}（{t.row.ruleset}）种子：{t.row.seed}"]
-    lines += [f"{s.seat}号 {s.name} {s.qq} {s.role}" + (f"（替补自 {'、'.join(s.former_qq)}）" if s.former_qq else "") for s in t.seats]
-    for cmd in await CommandRow.filter(game_id=t.row.id).order_by("seq"):
-        lines.append(f"{clock(cmd.at)} [{cmd.source}] {_describe(cmd.payload)}")
-    if t.game and t.game.state.moons:  # "随机方式游戏结束后公示": how each event was drawn
-        lines.append("新月：" + "；".join(f"第{m['day']}天 {m['event']}（{m['draw']}）" for m in t.game.state.moons))
-    if t.game and t.game.state.winner:
-        lines.append(f"结果：{t.game.state.winner}获胜")
-    return forum_safe("\n".join(lines))  # the 树洞 is posted on the forum
-
-
-def _describe(payload: dict) -> str:
-    cmd = from_dict(payload)
-    match cmd:
-        case Act():
-            return f"{cmd.by} {cmd.skill} {cmd.shown_target}{(' ' + cmd.text) if cmd.text else ''}".strip()
-        case Ballots():
-            return ("竞选 " if cmd.kind == "election" else "投票 ") + " ".join(f"{v}:{tg}" for v, tg in cmd.ballots)
-        case Card():
-            return f"{cmd.to} {cmd.color}"
-        case Timeout():
-            return f"时限到期 {cmd.key}"
-        case FactionLoss():
-            return f"判负 {cmd.faction}"
-        case Moon():
-            return f"新月 {cmd.event}" + (f" 从{cmd.start}起" if cmd.start else "") + ("（论坛抽取）" if cmd.drawn else "")
-        case Breach():
-            return f"违规 {cmd.who}"
-        case Configure():
-            return f"设置 {cmd.key} = {cmd.value}"
-    return {"CloseDay": "关门", "OpenDay": "开门", "ResolveNight": "结算夜晚"}[payload["type"]]
+    """The whole log (树洞), ready to post: all but its last message go out first, in order."""
+    *first, last = await history.treehole(t)
+    for part in first:
+        await service.queue(("private", qq), part, t.row.id)
+    return last
 
 
 async def _pool(service: Service, rest: str, side: QQSide) -> str:
@@ -413,6 +519,7 @@ COMMANDS = {
     "名单": _roster, "检查": _check, "分配": _assign, "开始": _start, "关门": _close, "开门": _open,
     "竞选": _election, "投票": _exile, "发牌": _card, "替补": _replace, "协助": _assist, "状态": _status,
     "代": _proxy, "超时": _timeout, "结算": _resolve, "判负": _lose, "日志": _log,
+    "关门时间": _closing_time, "加速": _speed_up, "撤销": _undo, "重新计票": _recount, "确认": _confirm, "取消": _cancel,
     **moons.COMMANDS,
 }
 

@@ -15,15 +15,15 @@ from tortoise.exceptions import IntegrityError
 from tortoise.transactions import in_transaction
 
 from engine import CloseDay, Command, Game, ResolveNight, Timeout
-from engine.commands import from_dict, to_dict
+from engine.commands import to_dict
 from engine.events import Announcement, DeadlineEnd, DeadlineStart, Feedback, GameOver, Notice, Outcome, TeamChange
 from rulesets import RULESETS
 from rulesets import get as get_ruleset
 
-from . import groups
+from . import groups, history, texts
 from .config import Config
 from .models import CommandRow, DeadlineRow, GameRow, OutboxRow, SeatRow, SeenMessage, TeamRow
-from .texts import CHINA, brief, clock, forum_safe
+from .texts import brief, clock, forum_safe
 
 Address = tuple[str, str]  # ("private", qq) | ("group", group id)
 
@@ -40,6 +40,7 @@ class Table:
     seats: list[SeatRow]
     game: Game | None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    proposed: object | None = None  # a correction shown to the director and not yet confirmed (service/corrections.py)
 
     def seat_of(self, name: str) -> SeatRow:
         return next(s for s in self.seats if s.name == name)
@@ -64,6 +65,7 @@ class Service:
         self.scheduler = scheduler
         self.now = now
         self.superusers = superusers
+        texts.use_zone(config.banshabot_timezone)
         self.tables: dict[int, Table] = {}
         # two callers rebuilding one game at once would each get a copy, and one copy's commands would
         # be applied to a game the other never sees
@@ -85,8 +87,8 @@ class Service:
         game = None
         if row.status != "roster":
             game = Game(get_ruleset(row.ruleset), [(s.name, s.role) for s in seats], seed=row.seed)
-            for cmd in await CommandRow.filter(game_id=row.id).order_by("seq"):
-                outcome = game.apply(from_dict(cmd.payload))
+            for cmd, command in history.effective(await CommandRow.filter(game_id=row.id).order_by("seq")):
+                outcome = game.apply(command)
                 if not outcome.ok:
                     raise RuntimeError(f"game {row.id}: stored command {cmd.seq} no longer applies: {outcome.error}")
         return Table(row=row, seats=list(seats), game=game)
@@ -214,7 +216,7 @@ class Service:
             base = t.row.closed_at if t.game.phase == "night" else t.row.planned_close
             return base + self._minutes(minutes) if base else None
         if anchor == "clock":  # a time of day in the forum's time zone ("夜晚十点前"): its next occurrence
-            local = self.now().astimezone(CHINA)
+            local = self.now().astimezone(texts.zone())
             at = local.replace(hour=minutes // 60, minute=minutes % 60, second=0, microsecond=0)
             return at if at > local else at + timedelta(days=1)
         return None  # "open": the engine ends it itself at the next 开门
@@ -346,7 +348,8 @@ class Service:
 
     async def _game_over(self, t: Table) -> None:
         t.row.status = "over"
-        await self.tell_directors(t, "游戏结束。发送“日志”获取完整的游戏记录（树洞）。")
+        for part in await history.treehole(t):  # the whole log, ready to post
+            await self.tell_directors(t, part)
         await groups.release(self, t)
 
     # --- building a game ---------------------------------------------------------------------------------

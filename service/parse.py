@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from engine import Act
 from engine.ruleset import Ruleset
@@ -122,6 +123,8 @@ _SEPARATOR = re.compile(r"->|[:：>→]")  # between voter and target in a compa
 class VoteCount:
     ballots: list[tuple[str, str]] = field(default_factory=list)  # (voter, target or 弃权), posting order
     flagged: list[str] = field(default_factory=list)  # void posts and why, for the director
+    changed: list[tuple[str, str]] = field(default_factory=list)  # (voter, first target) of each 改票 counted
+    notes: list[str] = field(default_factory=list)  # what counted but the director should check
 
 
 def _skip_space(text: str, at: int) -> int:
@@ -153,43 +156,111 @@ def _labelled(body: str, label: str, reason_label: str) -> tuple[str, str | None
     return body[start:].strip(), None
 
 
-def forum_posts(text: str, names: list[str]) -> VoteCount:
-    """Pasted vote posts: each post starts with a line naming its poster (`3楼 果果` or `果果`),
-    then `投票对象：X` / `投票理由：Y` (one `改票对象：` allowed), as the posts' own format says.
+@dataclass(frozen=True)
+class ChangeRules:
+    """When a 改票 no longer counts, by the post times a paste carries (the forum's local time, naive).
+
+    `cutoff`: "关门前一小时不得改票" — a change posted at or after it is void (`cutoff_text`: the post's words);
+    `sped_up`: "进程加速后不允许改票，所有改票作废，但加速前的改票视为有效" — a change posted at or after it is void;
+    `all_void`: the game was sped up before today, so every 改票 of today is void."""
+
+    cutoff: datetime | None = None
+    cutoff_text: str = ""
+    sped_up: datetime | None = None
+    all_void: bool = False
+
+
+@dataclass
+class _Post:
+    poster: str
+    time: datetime | None = None
+    lines: list[str] = field(default_factory=list)
+    quotes: bool = False  # it quotes a post (a 改票 "回复原投票楼层"): its own text is the last one
+
+
+_POSTED = "发表于"
+# a Discuz! post time: "2026-12-2 10:23" or "2026/12/02 10:23:45" (a relative one, "3 小时前", is not a time)
+_TIME = re.compile(r"\s*(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})\s+(\d{1,2}):(\d{2})(?::(\d{2}))?")
+
+
+def _posted_at(text: str) -> datetime | None:
+    """The time at the start of `text` (what follows 发表于), None when there is none."""
+    m = _TIME.match(text)
+    if m is None:
+        return None
+    try:
+        return datetime(*(int(part) for part in m.groups(default="0")))
+    except ValueError:
+        return None
+
+
+def _head(line: str, known: set[str]) -> tuple[str | None, datetime | None, bool]:
+    """A line that starts a post: (poster, time, whether it carried 发表于), poster None when it does not.
+
+    `果果`, `3楼 果果`, and Discuz!'s copy `果果 发表于 2026-12-2 10:23 | 只看该作者` (author and time on one
+    line); a line `发表于 2026-12-2 10:23` alone gives the time of the post it follows (poster None)."""
+    found = line.find(_POSTED)
+    if found < 0:
+        poster = _poster(line)
+        return (poster if poster in known else None), None, False
+    at = _posted_at(line[found + len(_POSTED):])
+    poster = _poster(line[:found].strip()) if found else None
+    return (poster if poster in known else None), at, True
+
+
+def forum_posts(text: str, names: list[str], rules: ChangeRules | None = None) -> VoteCount:
+    """Pasted vote posts: each post starts with a line naming its poster (`3楼 果果`, `果果`, or Discuz!'s
+    `果果 发表于 2026-12-2 10:23`), then `投票对象：X` / `投票理由：Y` (one `改票对象：` allowed), as the
+    posts' own format says.
 
     The format is strict, as the posts require ("投票格式或投票对象有误的票无效"), except that
-    full- and half-width punctuation are the same and 理由 may follow 对象 on one line.
+    full- and half-width punctuation are the same and 理由 may follow 对象 on one line. A 改票 quotes
+    the vote it changes ("改票需回复原投票楼层"): a post's own text comes after what it quotes. With the
+    posts' times, `rules` voids the 改票 posted when the post forbids one.
     """
     known = set(names)
-    posts: list[tuple[str, list[str]]] = []
+    rules = rules or ChangeRules()
+    posts: list[_Post] = []
     for raw in text.splitlines():
         line = raw.translate(_PUNCT).strip()
         if not line:
             continue
-        poster = _poster(line)
-        if poster in known:
-            posts.append((poster, []))
+        poster, at, posted = _head(line, known)
+        under_head = posted and posts and not posts[-1].lines
+        if under_head and poster is None and at is not None and posts[-1].time is None:
+            posts[-1].time = at  # Discuz!'s "发表于 …" line under the author's name
+            continue
+        if under_head and poster is not None and (poster == posts[-1].poster or posts[-1].time is not None):
+            posts[-1].quotes = True  # the head of the post it quotes, right under its own
+            continue
+        if poster is not None:
+            posts.append(_Post(poster, at))
         elif posts:
-            posts[-1][1].append(line)
+            posts[-1].lines.append(line)
         else:
-            raise ParseError(f"第一行应是发帖角色名（如“3楼 果果”），而不是“{quoted(raw.strip())}”")
+            raise ParseError(f"第一行应是发帖角色名（如“3楼 果果”或“果果 发表于 …”），而不是“{quoted(raw.strip())}”")
     chosen: dict[str, str] = {}
-    changed: set[str] = set()
+    first: dict[str, str] = {}
     result = VoteCount()
     order: list[str] = []
-    for poster, lines in posts:
-        body = " ".join(lines)
-        vote, change = _labelled(body, "投票对象", "投票理由"), _labelled(body, "改票对象", "改票理由")
-        if change and not vote:
+    for post in posts:
+        poster = post.poster
+        body = " ".join(post.lines)
+        vote, change = _own(body, "投票对象", "投票理由", post.quotes), _own(body, "改票对象", "改票理由", post.quotes)
+        if change:  # a 改票 quotes the vote it changes: the 投票对象 in it is the quote's
             if poster not in chosen:
                 result.flagged.append(f"{poster}：改票前没有有效的投票，改票无效")
-            elif poster in changed:
+            elif poster in first:
                 result.flagged.append(f"{poster}：改票只允许一次，第二次改票无效")
+            elif why := _change_void(post, rules):
+                result.flagged.append(f"{poster}：{why}，改票无效，仍按原投票计")
             else:
                 target = _target(change, known, poster, result, "改票")
                 if target:
+                    if _change_unknown(post, rules):
+                        result.notes.append(f"{poster}：改票没有发帖时间，无法核对“{rules.cutoff_text or '加速后不允许改票'}”，已按有效计，请核对")
+                    first[poster] = chosen[poster]
                     chosen[poster] = target
-                    changed.add(poster)
             continue
         if not vote:
             result.flagged.append(f"{poster}：没有“投票对象：”，格式有误，此帖无效")
@@ -202,7 +273,38 @@ def forum_posts(text: str, names: list[str]) -> VoteCount:
             chosen[poster] = target
             order.append(poster)
     result.ballots = [(p, chosen[p]) for p in order]
+    result.changed = [(p, first[p]) for p in order if p in first]
     return result
+
+
+def _own(body: str, label: str, reason_label: str, quotes: bool) -> tuple[str, str | None] | None:
+    """A post's `label: target` and its reason: the first, or the last in a post that quotes another."""
+    if not quotes:
+        return _labelled(body, label, reason_label)
+    last, at = -1, 0
+    while (found := body.find(label, at)) >= 0:
+        colon = _skip_space(body, found + len(label))
+        if colon < len(body) and body[colon] == ":":
+            last = found
+        at = found + 1
+    return None if last < 0 else _labelled(body[last:], label, reason_label)
+
+
+def _change_void(post: _Post, rules: ChangeRules) -> str | None:
+    """Why a 改票 posted at `post.time` does not count, or None."""
+    if rules.all_void:
+        return "进程已加速，加速后不允许改票"
+    if post.time is None:
+        return None
+    if rules.sped_up and post.time >= rules.sped_up:
+        return f"改票发表于 {post.time:%m-%d %H:%M}，进程已在 {rules.sped_up:%m-%d %H:%M} 加速，加速后不允许改票"
+    if rules.cutoff and post.time >= rules.cutoff:
+        return f"改票发表于 {post.time:%m-%d %H:%M}，关门前一小时（{rules.cutoff:%m-%d %H:%M} 起）不得改票"
+    return None
+
+
+def _change_unknown(post: _Post, rules: ChangeRules) -> bool:
+    return post.time is None and bool(rules.cutoff or rules.sped_up)
 
 
 def _poster(line: str) -> str | None:
@@ -221,12 +323,14 @@ def _poster(line: str) -> str | None:
 
 def _target(labelled: tuple[str, str | None], known: set[str], poster: str, result: VoteCount, word: str) -> str | None:
     target, reason = labelled
-    if not reason:
+    if reason is None:
         result.flagged.append(f"{poster}：缺少“{word}理由：”，格式有误，此票无效")
         return None
     if target != "弃权" and target not in known:
         result.flagged.append(f"{poster}：{word}对象“{quoted(target)}”不是本局角色，此票无效")
         return None
+    if not reason:  # "投票理由：" written and left empty: the format is kept, the reason is empty
+        result.notes.append(f"{poster}：{word}理由为空，已按有效票计")
     return target
 
 
@@ -282,7 +386,7 @@ def compact_votes(text: str, names: list[str]) -> VoteCount:
     return result
 
 
-def votes(text: str, names: list[str]) -> VoteCount:
+def votes(text: str, names: list[str], rules: ChangeRules | None = None) -> VoteCount:
     if "投票对象" in text or "改票对象" in text:
-        return forum_posts(text, names)
+        return forum_posts(text, names, rules)
     return compact_votes(text, names)

@@ -9,7 +9,7 @@ from engine.typed import quoted
 from . import groups, parse
 from .games import Address, Service, Table
 from .models import SeatRow
-from .texts import TROUBLE, clock, player_status, until
+from .texts import NO_DIRECTORS, TROUBLE, clock, player_status, until
 
 log = logging.getLogger(__name__)
 
@@ -29,7 +29,7 @@ async def private(service: Service, qq: str, text: str, key: str) -> None:
     found = await seat_of(service, qq)
     if found is None:
         if not await service.seen_before(key):
-            await service.queue(("private", qq), STRANGER)
+            await service.queue(("private", qq), STRANGER if service.superusers else f"{STRANGER}\n{NO_DIRECTORS}")
             await service.delivered()
         return
     t, seat = found
@@ -96,6 +96,11 @@ async def _in_team_group(service: Service, t: Table, seat: SeatRow, group_id: st
         return
     except parse.ParseError:
         return
+    if isinstance(command, parse.Query) and command.word == "帮助":
+        if not await service.seen_before(key):
+            await service.queue(("group", group_id), team_help(t, seat.name, await service.open_deadlines(t)), t.row.id)
+            await service.delivered()
+        return
     if not isinstance(command, Act) or not (skill := t.game.rules.skill(command.skill)) or not (skill.team or skill.attaches_to):
         return
     await service.submit(t, command, source=f"qq:{seat.qq}", reply=("group", group_id), seen=key)
@@ -120,6 +125,50 @@ def _send(rules, skill_name: str) -> str:
     return skill.usage or " ".join([skill.name] + ["座位号"] * skill.targets)
 
 
+def _standing(g, p) -> list[str]:
+    """How the player's standing differs from his identity's brief: his faction now, a team he left,
+    skills lost, used or gained."""
+    role = g.rules.role(p.role)
+    told = g.rules.role(role.hidden_as or role.name)
+    out = []
+    if p.faction != told.faction:
+        out.append(f"你现在属于{p.faction}。")
+    if role.team and p.name not in g.state.teams.get(role.team, []):
+        out.append(f"你已不在{role.team}中，不能参与{role.team}的共同行动。")
+    for word, skills in (("已失去", p.lost), ("已用过", p.used), ("另外获得", p.granted)):
+        if skills:
+            out.append(f"{word}：" + "、".join(f"<{k}>" for k in sorted(skills)) + "。")
+    return out
+
+
+def _potions(g, p, ends: str | None) -> str:
+    """What the witch may send tonight: the potions she still has; 救药 only after her <通灵>."""
+    left = [k for k in ("救药", "毒药") if k not in p.used and k not in p.lost]
+    waiting = "救药" in left and "通灵" not in p.lost and not g.feedback_given(p.name, "通灵")
+    now = [f"{k} 座位号" for k in left if not (k == "救药" and waiting)] + ["放弃"]
+    text = "现在可以：" + " / ".join(now)
+    if waiting:
+        text += "；收到<通灵>反馈（所有指杀提交后）之后还可以：救药 座位号"
+    return text + (f"（截止 {ends}）" if ends else "（收到<通灵>反馈后30分钟内）")
+
+
+def _night_lines(g, p, due: dict[str, str], team_only: bool = False) -> list[str]:
+    """The night decisions open to `p` (or, `team_only`, to his team), each with what to send and until when."""
+    lines = []
+    team = g.team_of(p.name)
+    asked = {pending.skill for pending in g.state.pending if pending.who == p.name}
+    for who, slot in g.rules.awaiting(g):
+        ends = due.get(g.night_key(who, slot))
+        if who == team and p.alive:
+            lines.append(f"现在可以：{_send(g.rules, slot)}（{team}的共同选择，在队伍群里发送；全队放弃发送“{slot} 空”；截止 {ends or clock(None)}）")
+        elif who == p.name and slot not in asked and not team_only:
+            if slot == g.rules.potion_slot:
+                lines.append(_potions(g, p, ends))
+            else:
+                lines.append(f"现在可以：{g.rules.slot_help.get(slot) or _send(g.rules, slot)}（截止 {ends or clock(None)}）")
+    return lines
+
+
 def help_text(t: Table, name: str, deadlines) -> str:
     """What this player can do right now, and until when."""
     g = t.game
@@ -128,21 +177,16 @@ def help_text(t: Table, name: str, deadlines) -> str:
     role = g.rules.role(p.role)
     told = g.rules.role(role.hidden_as or role.name)
     due = {d.key: until(d) for d in deadlines}
-    lines = [f"你是 {p.seat}号 {p.name}，身份：{told.name}。{told.summary}"]
+    lines = [f"你是 {p.seat}号 {p.name}，身份：{told.name}。{told.summary}"] + _standing(g, p)
+    first = len(lines)
     if s.phase == "setup":
         # a start skill (146's 丘比特之箭, M131's 认亲) is sent before the first phase opens
-        first = "开门" if g.rules.first_phase == "day" else "关门"
+        opens = "开门" if g.rules.first_phase == "day" else "关门"
         for skill in g.rules.skills.values():
             if skill.when == "start" and g.holds(p, skill.name, skill.holders) and skill.name not in p.used:
-                lines.append(f"现在可以：{_send(g.rules, skill.name)}（导演第一次{first}前）")
-    asked = {pending.skill for pending in s.pending if pending.who == name}
+                lines.append(f"现在可以：{_send(g.rules, skill.name)}（导演第一次{opens}前）")
     if s.phase == "night" and not s.night.resolved:
-        team = g.team_of(name)
-        for who, slot in g.rules.awaiting(g):
-            if (who == name and slot not in asked) or (who == team and p.alive):
-                ends = due.get(g.night_key(who, slot), clock(None))
-                send = g.rules.slot_help.get(slot) or _send(g.rules, slot)
-                lines.append(f"现在可以：{send}（截止 {ends}）")
+        lines += _night_lines(g, p, due)
     for pending in s.pending:
         if pending.who == name:
             # a decision asked of him (最后一枪, 殉职, 任命, 装傻): what to send, not only its name
@@ -151,7 +195,19 @@ def help_text(t: Table, name: str, deadlines) -> str:
     lines += [f"现在可以：{option}" for option in g.rules.day_options(g, name)]
     if g.owes_last_words(name):
         lines.append("你可以留下遗言：发送“遗言 内容”，下一次开门前有效。")
-    if len(lines) == 1:
-        lines.append("现在没有需要你做的事。" if p.alive else "你已出局。")
+    if len(lines) == first:
+        lines.append("游戏已经结束。" if s.phase == "over" else "现在没有需要你做的事。" if p.alive else "你已出局。")
     lines.append("指令：技能 目标（座位号或角色名）/ 放弃 / 遗言 内容 / 状态 / 帮助")
+    return "\n".join(lines)
+
+
+def team_help(t: Table, name: str, deadlines) -> str:
+    """`帮助` in a team's group: what the team sends there now. A member's own decisions are private."""
+    g = t.game
+    team = g.team_of(name) or "队伍"
+    lines = _night_lines(g, g.state.player(name), {d.key: until(d) for d in deadlines}, team_only=True) \
+        if g.phase == "night" and not g.state.night.resolved else []
+    if not lines:
+        lines = [f"{team}现在没有需要在群里发送的行动。"]
+    lines.append("自己的行动、时限和遗言请私聊我发送“帮助”。")
     return "\n".join(lines)

@@ -75,6 +75,24 @@ def roster(names: list[str]) -> str:
     return "、".join(label(n) for n in sorted(names, key=SEAT.get))
 
 
+def others(*names: str) -> str:
+    """Every player but `names`, in seat order."""
+    return roster([n for n, _, _ in PLAYERS if n not in names])
+
+
+def unvoted(day: int, word: str, *voters: str) -> str:
+    """What only the director is told after a count: who did not vote and the card the post gives them
+    (★ "3、加速前的讨论日不投票者，判两张蓝牌")."""
+    return f"第{day}天{word}（仅导演可见）：\n未投票：{others(*voters)}。规则：加速前的讨论日不投票者，判两张蓝牌，请决定是否发牌"
+
+
+# 讨论日长短: "A日上午开帖，到A+1日晚上关帖……第一天讨论日不因周末而延长": opened 12-01, it closes 12-02 at 22:00
+PROPOSED_CLOSE = ("已执行。本日关门时间（按规则：一般是A日上午开帖，到A+1日晚上关帖。每逢周末就延长一天，也就是A+2日晚上关帖。"
+                  "例外的，第一天讨论日不因周末而延长。）：12-02 22:00。需要更改请发送“关门时间 12-01 22:00”。")
+IDENTITIES = "身份表：\n" + "\n".join(
+    f"{i}号 {name}（QQ {qq}）：{role}，{'狼人阵营' if role in ('狼王', '狼人') else '村民阵营'}" for i, (name, qq, role) in enumerate(PLAYERS, 1))
+
+
 async def director(app: App, text: str, *replies: str) -> None:
     """The director sends `text` and reads exactly `replies` (nothing goes to anyone else)."""
     async with chat(app) as (ctx, bot):
@@ -177,7 +195,7 @@ async def test_a_146_game_is_set_up_and_its_groups_formed_when_day_one_opens(app
         for name, qq, role in PLAYERS:  # the briefs; no group yet: the lovers are not chosen
             faction = "狼人阵营" if name in WOLVES else "村民阵营"
             says_with(ctx, qq, f"你的角色：{label(name)}\n你的身份：{role}（{faction}）", "行动时限：")
-        says(ctx, DIRECTOR, "游戏已开始，每名玩家都已收到身份。开局技能（如丘比特之箭）收齐后，发送“开门”进入第一个白天。")
+        says(ctx, DIRECTOR, "游戏已开始，每名玩家都已收到身份。开局技能（如丘比特之箭）收齐后，发送“开门”进入第一个白天。\n" + IDENTITIES)
     assert await TeamRow.all().count() == 0
 
     # the cupid: 帮助 names his skill; a wrong count or a bad pair is answered and changes nothing
@@ -216,8 +234,8 @@ async def test_a_146_game_is_set_up_and_its_groups_formed_when_day_one_opens(app
             for name in members:
                 says(ctx, QQ[name], f"你属于【{team}】，成员：{roster(members)}。请申请加入QQ群 {group}，我会通过你的申请。")
             posts(ctx, group, f"【{team}】成员：{roster(members)}")
-        says(ctx, DIRECTOR, "【开门公告，可直接粘贴到论坛】\n[b]开门，第1天（警长竞选）[/b]\n\n[b]第1天[/b]\n当日警长：无")
-        says(ctx, DIRECTOR, "已执行。")
+        says(ctx, DIRECTOR, "【开门公告，可直接粘贴到论坛】\n[b]开门，第1天（警长竞选）[/b]\n当日警长：无\n当日执警：无")
+        says(ctx, DIRECTOR, PROPOSED_CLOSE)
 
     reject = {"approve": False, "reason": "此群仅限本局队伍成员加入"}
     async with chat(app) as (ctx, bot):  # who may join which group
@@ -238,7 +256,7 @@ async def test_a_146_game_is_set_up_and_its_groups_formed_when_day_one_opens(app
     # the director's log shows the two-target act as it was sent
     async with chat(app) as (ctx, bot):
         ctx.receive_event(bot, private(DIRECTOR, "日志"))
-        ctx.should_call_api("send_private_msg", {"user_id": DIRECTOR, "message": LineWith("[qq:40014] 冬梅 丘比特之箭 3 5")}, result={"message_id": 1})
+        ctx.should_call_api("send_private_msg", {"user_id": DIRECTOR, "message": LineWith("14号 冬梅：丘比特之箭 3 5")}, result={"message_id": 1})
 
 
 @pytest.mark.parametrize("arrow, teams", [
@@ -289,13 +307,16 @@ async def test_a_hunter_voted_out_by_day_is_asked_privately_until_30_minutes_aft
     await day_two(service, t)
     async with chat(app) as (ctx, bot):
         ctx.receive_event(bot, private(DIRECTOR, "投票 阿福:春生 春生:阿福 旺财:春生"))
-        says(ctx, DIRECTOR, "【可公示】第2天放逐投票结果：春生 2票，阿福 1票。春生 出局")
+        says(ctx, DIRECTOR, "【可公示】第2天放逐投票结果：\n12号 春生 2票、1号 阿福 1票\n结果：12号 春生\n"
+                            "票型：\n1号 阿福 → 12号 春生\n12号 春生 → 1号 阿福\n4号 旺财 → 12号 春生\n"
+                            f"未投票：{others('阿福', '春生', '旺财')}")
+        says(ctx, DIRECTOR, unvoted(2, "放逐投票", "阿福", "春生", "旺财"))
         says(ctx, DIRECTOR, "12号 春生 出局（投票）")
         says(ctx, QQ["春生"], HUNTER_ASKED_BY_DAY)
         says(ctx, DIRECTOR, "等待 12号 春生 发动<最后一枪>")
         says(ctx, DIRECTOR, "【可公示】放逐投票：12号 春生 出局")
         says(ctx, QQ["春生"], LAST_WORDS)
-        says(ctx, DIRECTOR, "计票完成：春生 2票，阿福 1票；结果：春生")
+        says(ctx, DIRECTOR, "计票完成：12号 春生 2票、1号 阿福 1票；结果：12号 春生。可公示的计票结果见上。")
     # 30 minutes after a 关门 not yet known: stored, and scheduled once the director closes the day
     row = await DeadlineRow.get(key="最后一枪:春生:day2")
     assert (row.who, row.anchor, row.minutes, row.due_at, row.done) == (["春生"], "close", 30, None, False)
@@ -303,7 +324,7 @@ async def test_a_hunter_voted_out_by_day_is_asked_privately_until_30_minutes_aft
     async with chat(app) as (ctx, bot):  # the director's 状态 says the same
         ctx.receive_event(bot, private(DIRECTOR, "状态"))
         ctx.should_call_api("send_private_msg", {"user_id": DIRECTOR, "message": LineWith(
-            "时限：最后一枪（最后一枪:春生:day2）截止 关门后30分钟")}, result={"message_id": 1})
+            "时限：春生<最后一枪> 截止 关门后30分钟")}, result={"message_id": 1})
     await player(app, "春生", "帮助",
                  "你是 12号 春生，身份：猎人。非因红牌出局后可以<最后一枪>使一名其他角色立即出局\n"
                  "等待你决定：<最后一枪>，发送“最后一枪 座位号”（截止 关门后30分钟）\n"
@@ -402,9 +423,9 @@ async def test_a_hunter_killed_at_night_is_asked_when_the_night_settles(app: App
         ctx.receive_event(bot, private(DIRECTOR, "开门"))
         says(ctx, QQ["春生"], LAST_WORDS)
         says(ctx, QQ["金宝"], LAST_WORDS)
-        says(ctx, DIRECTOR, "【开门公告，可直接粘贴到论坛】\n[b]开门，第2天（放逐投票）[/b]\n\n"
-                            "[b]第2天[/b]\n前一天投票出局：无\n昨晚出局：12号 春生、5号 金宝\n当日警长：17号 大勇")
-        says(ctx, DIRECTOR, "已执行。")
+        says(ctx, DIRECTOR, "【开门公告，可直接粘贴到论坛】\n[b]开门，第2天（放逐投票）[/b]\n"
+                            "前一天投票出局：无\n昨晚出局：12号 春生、5号 金宝\n当日警长：17号 大勇\n当日执警：20号 丫蛋")
+        says(ctx, DIRECTOR, PROPOSED_CLOSE)
 
 
 async def test_a_hunter_killed_at_night_who_lets_the_limit_pass(app: App, banshabot, clean):
@@ -434,11 +455,14 @@ async def test_the_elected_sheriff_is_asked_privately_to_appoint_a_deputy(app: A
     await does(service, t, OpenDay())
     async with chat(app) as (ctx, bot):
         ctx.receive_event(bot, private(DIRECTOR, ELECTION_POSTS))
-        says(ctx, DIRECTOR, "【可公示】第1天警长竞选结果：大勇 2票，石头 1票。大勇 当选警长")
+        says(ctx, DIRECTOR, "【可公示】第1天警长竞选结果：\n17号 大勇 2票、22号 石头 1票\n结果：17号 大勇 当选警长\n"
+                            "票型：\n1号 阿福 → 17号 大勇\n17号 大勇 → 17号 大勇\n4号 旺财 → 22号 石头\n"
+                            f"未投票：{others('阿福', '大勇', '旺财')}")
+        says(ctx, DIRECTOR, unvoted(1, "警长竞选", "阿福", "大勇", "旺财"))
         says(ctx, QQ["大勇"], "你当选了警长。")
         says(ctx, QQ["大勇"], APPOINT_ASKED)
         says(ctx, DIRECTOR, "等待 17号 大勇 发动<任命>")
-        says(ctx, DIRECTOR, "计票完成：大勇 2票，石头 1票；结果：大勇")
+        says(ctx, DIRECTOR, "计票完成：17号 大勇 2票、22号 石头 1票；结果：17号 大勇。可公示的计票结果见上。")
     row = await DeadlineRow.get(key="任命:大勇:day1")
     assert (row.anchor, row.minutes, row.due_at) == ("close", 30, None)
     await player(app, "大勇", "帮助", "你是 17号 大勇，身份：村民。没有技能\n"
@@ -464,13 +488,16 @@ async def test_a_sheriff_voted_out_hands_over_the_badge_and_the_heir_appoints(ap
     async with chat(app) as (ctx, bot):
         ctx.receive_event(bot, private(DIRECTOR, "投票 阿贵:大勇 旺财:大勇 石头:大勇 大勇:阿贵"))
         # 带队: the sheriff's ballot counts 2.5
-        says(ctx, DIRECTOR, "【可公示】第2天放逐投票结果：大勇 3票，阿贵 2.5票。大勇 出局")
+        says(ctx, DIRECTOR, "【可公示】第2天放逐投票结果：\n17号 大勇 3票、2号 阿贵 2.5票\n结果：17号 大勇\n"
+                            "票型：\n2号 阿贵 → 17号 大勇\n4号 旺财 → 17号 大勇\n22号 石头 → 17号 大勇\n17号 大勇 → 2号 阿贵（2.5票）\n"
+                            f"未投票：{others('阿贵', '旺财', '石头', '大勇')}\n计票说明：警长 17号 大勇 的票计为2.5票")
+        says(ctx, DIRECTOR, unvoted(2, "放逐投票", "阿贵", "旺财", "石头", "大勇"))
         says(ctx, DIRECTOR, "17号 大勇 出局（投票）")
         says(ctx, QQ["大勇"], BADGE_ASKED)
         says(ctx, DIRECTOR, "等待 17号 大勇 发动<殉职>")
         says(ctx, DIRECTOR, "【可公示】放逐投票：17号 大勇 出局")
         says(ctx, QQ["大勇"], LAST_WORDS)
-        says(ctx, DIRECTOR, "计票完成：大勇 3票，阿贵 2.5票；结果：大勇")
+        says(ctx, DIRECTOR, "计票完成：17号 大勇 3票、2号 阿贵 2.5票；结果：17号 大勇。可公示的计票结果见上。")
     row = await DeadlineRow.get(key="殉职:大勇:day2")
     assert (row.anchor, row.minutes, row.due_at) == ("close", 30, None)
     assert f"deadline:{row.id}" not in scheduler.jobs
@@ -532,7 +559,7 @@ async def test_a_missed_hand_over_sent_by_the_director_moves_the_badge_at_random
         says(ctx, QQ[heir], APPOINT_ASKED)
         says(ctx, DIRECTOR, f"等待 {label(heir)} 发动<任命>")
         # 超时 lets every running limit of his pass, his last words' too (the reply names each)
-        says(ctx, DIRECTOR, "已按时限到期处理：殉职:大勇:day2、遗言:大勇")
+        says(ctx, DIRECTOR, "已按时限到期处理：大勇<殉职>、大勇<遗言>")
     assert t.game.state.sheriff == heir
 
 

@@ -114,8 +114,8 @@ async def test_the_events_in_play_are_set_before_the_first_day(app: App, banshab
                    "神秘的UFO、试验鸳鸯、不满情绪、无我无狼、英语考试、赞美小居、giegie加油、古文考试\n"
                    "（第一次开门前可以发送“新月设置 无”或“新月设置 事件名 事件名 …”更改）")
     await director(app, "新月设置 王对王 隐身术", "未执行：没有这些新月事件：隐身术")
-    await director(app, "新月设置 王对王 英语考试", "设置已更改：moons = ['王对王', '英语考试']", "已执行。\n本局新月：王对王、英语考试")
-    await director(app, "新月设置 无", "设置已更改：moons = none", "已执行。\n本局新月：无")
+    await director(app, "新月设置 王对王 英语考试", "设置已更改。", "已执行。\n本局新月：王对王、英语考试")
+    await director(app, "新月设置 无", "设置已更改。", "已执行。\n本局新月：无")
     await does(service, t, OpenDay())
     await director(app, "新月设置 王对王", "未执行：第一个白天或夜晚开始后不能再改设置")
 
@@ -170,7 +170,8 @@ async def test_private_ballots_on_the_day_of_the_hunters_fury(app: App, banshabo
     await service.submit(t, CloseDay(), source="test")
     sent = texts_to(await drain(), DIRECTOR)
     assert "【可公示】第2天私聊投票汇总：\n4号 旺财 → 1号 阿福：狼王\n跳得太早" in sent
-    assert "【可公示】第2天放逐投票结果：阿福 1票。阿福 出局" in sent
+    assert any(m.startswith("【可公示】第2天放逐投票结果：\n1号 阿福 1票\n结果：1号 阿福\n票型：\n4号 旺财 → 1号 阿福\n") for m in sent)
+    assert "【可公示】放逐投票：1号 阿福 出局" in sent  # the exile is announced once, by itself
 
 
 async def test_a_private_ballot_on_an_ordinary_day_is_refused(app: App, banshabot):

@@ -122,4 +122,4 @@ async def test_a_character_may_have_a_second_substitute(app: App, banshabot, cle
     assert t.seat_of("书一").former_qq == [str(QQ["书一"]), "40001"]
     async with chat(app) as (ctx, bot):
         ctx.receive_event(bot, private(DIRECTOR, "日志"))
-        says_with(ctx, DIRECTOR, f"14号 书一 40002 赶考书生（替补自 {QQ['书一']}、40001）")
+        says_with(ctx, DIRECTOR, "14号 书一：赶考书生，书生阵营（替补接手 2 次）")

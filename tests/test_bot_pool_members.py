@@ -13,6 +13,9 @@ from nonebot.adapters.onebot.v11 import ActionFailed
 from nonebug import App
 
 from bot_helpers import (
+    says_with,
+    game_over,
+    STARTED,
     DIRECTOR,
     GROUP,
     GROUP_NAME,
@@ -97,7 +100,7 @@ async def test_at_the_start_a_free_group_is_emptied_before_any_team_is_named_in_
         for name in WOLVES:
             says(ctx, QQ[name], f"你属于【狼群】，成员：{TEAM}。请申请加入QQ群 {GROUP}，我会通过你的申请。")
         posts(ctx, GROUP, f"【狼群】成员：{TEAM}")
-        says(ctx, DIRECTOR, "游戏已开始，每名玩家都已收到身份。开局技能（如认亲）收齐后，发送“关门”进入第一个夜晚。")
+        says(ctx, DIRECTOR, STARTED)
     assert await pool() == [str(GROUP)]
 
 
@@ -134,15 +137,17 @@ async def test_nobody_gets_into_a_free_pool_group(app: App):
 
 async def test_a_group_given_back_is_emptied_of_everyone_left_in_it(app: App, banshabot):
     service = banshabot.service
-    await running_game(service)
+    t = await running_game(service)
     async with chat(app) as (ctx, bot):
         ctx.receive_event(bot, private(DIRECTOR, "判负 狼人阵营"))
         says(ctx, DIRECTOR, "狼人阵营判负")
-        says(ctx, DIRECTOR, "游戏结束。发送“日志”获取完整的游戏记录（树洞）。")
+        says_with(ctx, DIRECTOR, f"种子：{t.row.seed}", "结果：村民阵营获胜")  # the 树洞, ready to post
         for name in WOLVES:
             kicks(ctx, GROUP, QQ[name])
         renames(ctx, GROUP, GROUP_NAME)
         says(ctx, DIRECTOR, "【可公示】游戏结束，村民阵营获胜")
+        for _, qq, _ in PLAYERS:
+            says(ctx, qq, game_over("村民阵营", t.row.seed))
         lists_members(ctx, GROUP, {STRANGER: "member"})  # someone the bot never saw come in
         kicks(ctx, GROUP, STRANGER)
         says(ctx, DIRECTOR, f"群 {GROUP} 里有不属于任何队伍的人，已移出：{STRANGER}")

@@ -36,7 +36,7 @@ class Table146:
     async def director(self, text: str, expect="已执行。", timeout: float = WAIT) -> str:
         mark = self.sim.mark()
         await self.sim.private(DIRECTOR, text)
-        match = (lambda reply: reply == expect) if expect == "已执行。" else expect
+        match = (lambda reply: reply.startswith(expect)) if expect == "已执行。" else expect
         return await self.sim.wait_for(pm(DIRECTOR), match, timeout, since=mark)
 
     async def say(self, name: str, text: str, expect, timeout: float = WAIT) -> str:

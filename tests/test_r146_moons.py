@@ -121,7 +121,7 @@ def test_the_night_waits_for_the_sheriffs_draw_while_the_gypsy_may_still_redraw(
 def test_day_one_is_announced_without_a_night_or_a_day_before_it():
     g = game()
     outs = run(g, Act("卯", "丘比特之箭", ["酉", "戌"]), OpenDay())
-    assert "第1天\n当日警长：无" in notices(outs, "public")
+    assert "开门，第1天（警长竞选）\n当日警长：无\n当日执警：无" in notices(outs, "public")  # one heading, no day before it
     assert g.state.announcements == [{"phase": "day", "number": 1, "deaths": []}]
 
 
@@ -216,8 +216,10 @@ def test_the_leaders_mark_is_kept_from_the_thread():
     g, _ = to_day_two("狼族首领")
     run(g, Act("乙", "狼族首领", "丙"))
     outs = run(g, Ballots("exile", (("甲", "午"), ("乙", "午"), ("丁", "午"), ("午", "丙"), ("未", "丙"), ("申", "丙"), ("酉", "丙"))))
-    assert "第2天放逐投票结果：午 3票，丙 4票。午 出局" in notices(outs, "public")
-    assert any("实际计数（含暗记）：午 3票，丙 2票" in t for t in notices(outs, "director"))
+    public = notices(outs, "public")
+    assert any(t.startswith("第2天放逐投票结果：\n3号 丙 4票、17号 午 3票\n结果：17号 午\n") for t in public)
+    assert not any("暗记" in t or "统领" in t for t in public)
+    assert any("实际计数（含暗记）：17号 午 3票、3号 丙 2票\n暗记：3号 丙 <统领>减少两票" in t for t in notices(outs, "director"))
     assert g.state.tallies[-1]["counts"] == {"午": 3, "丙": 2}
 
 
@@ -243,7 +245,8 @@ def test_the_three_under_the_ufo_are_asked_by_closing_and_the_one_taken_has_no_l
         assert (starts(outs)[f"数字:{name}:day2"].anchor, starts(outs)[f"数字:{name}:day2"].minutes) == ("close", 0)
     outs = run(g, CloseDay())
     assert [d["name"] for d in g.state.deaths] == ["午"]
-    assert "午" not in g.state.last_words and not notices(outs, "player:午")  # "出局的玩家将没有遗言，也不占用遗言次数"
+    # "出局的玩家将没有遗言，也不占用遗言次数": he is told he is out, and offered nothing
+    assert "午" not in g.state.last_words and notices(outs, "player:午") == ["你已出局（神秘的UFO），没有遗言。"]
     assert sum(1 for t in notices(outs, "director") if "未在关门前提交数字，自动为0" in t) == 3
 
 

@@ -12,14 +12,14 @@ from fractions import Fraction
 from engine import skills, votes
 from engine.errors import Rejected
 from engine.game import ABSTAIN, Game
-from engine.ruleset import Role, Ruleset, Skill, TimeLimit
+from engine.ruleset import DayLength, Quota, Role, Ruleset, Skill, TimeLimit
 from engine.skills import living_with_role, night_target, once_tonight
 from engine.state import Pending, Player
 
 from . import draws, moons
 from .common import (
-    BLACK, COMMONS, COUPLE, PACK, SISTERS, SPECIALS, VILLAGE, WOLVES, after_shot, ask_shot, fooled, lovers, pack_alive, shot,
-    still_has, usable,
+    BLACK, COMMONS, COUPLE, PACK, SISTERS, SPECIALS, VILLAGE, WOLVES, after_shot, ask_shot, fooled, labels, lovers, pack_alive,
+    shot, still_has, usable,
 )
 
 # 长寿之命: "女巫、预言家、猎人、医生、吉普赛人将失去技能" — each with every skill of its identity (the witch's <灵媒>
@@ -70,9 +70,20 @@ def arrow(g: Game, actor: Player, target) -> None:
     a, b = (g.living_target(t, "丘比特之箭") for t in target)
     if a.name == b.name:
         raise Rejected("<丘比特之箭>须选择两名不同的角色")
-    actor.used.add("丘比特之箭")
-    g.state.carry["lovers"] = [a.name, b.name]
+    _shoot_arrow(g, actor, [a, b])
     g.tell(f"player:{actor.name}", f"已收到：丘比特之箭 {g.label(a)}、{g.label(b)}。游戏开始时他们成为情侣。")
+
+
+def _random_arrow(g: Game, cupid: Player) -> list[Player]:
+    """<丘比特之箭> not sent by the time day 1 opens: two players drawn from the game's seed."""
+    pair = [g.state.player(n) for n in g.state.rng.sample([p.name for p in g.state.alive()], 2)]
+    _shoot_arrow(g, cupid, pair)
+    return pair
+
+
+def _shoot_arrow(g: Game, cupid: Player, pair: list[Player]) -> None:
+    cupid.used.add("丘比特之箭")
+    g.state.carry["lovers"] = [p.name for p in pair]
 
 
 def _form_couple(g: Game) -> None:
@@ -294,6 +305,20 @@ class R146(Ruleset):
         "ufo": TimeLimit("close", 0, "神秘的UFO：三名需要提交数字的角色，必须于当日关门前私聊法官提交数字，否则自动选择数字0。"),
         "trial": TimeLimit("opened", 60, "试验鸳鸯：若白痴在开门以后一个小时以内未联系导演，则记作一张黄牌，“试验品情侣”不产生。"),
     }
+    # 行动时限, as the post writes it (an event's own limits are in its text, published the day it comes)
+    deadline_rules = (
+        "警长、执警在关门半小时内需要发动抽取新月技能，关门三十分钟后仍未发动技能，视为放弃技能，由导演随机新月，随机方式游戏结束后公示。",
+        "猎人、警长、执警、白痴被投票出局时需要发动技能；夜晚预言家、女巫、医生、吉普赛人需要发动技能。在关门时间段，无法与导演取得联系，且提前未与导演说明自己的在线情况者，视为放弃技能。",
+        "猎人、警长、白痴被投票出局，关门三十分钟后仍未与导演取得联系，白痴、猎人视为放弃发动技能，警长随机移交给在场的一名未出局角色。随机移交的方式由导演在树洞安排，游戏结束以后公示。",
+        "关门一个小时后，预言家、医生、吉普赛人未与导演取得联系，均为放弃夜晚行动。狼队/黑情侣在关门一个小时后仍未提交刀人目标，视为放弃出刀，这个时间也可能根据女巫的需求提前。",
+        "女巫<通灵>、猎人<最后一枪>收到反馈后半小时，仍未给导演答复，视为放弃技能行使。",
+        "在次日游戏日开始前，有遗言权利的出局玩家未提交遗言，视为放弃遗言。",
+    )
+    # 讨论日长短: "晚上" is not an hour: the bot proposes 22:00, which the director changes (docs/rules-146.md)
+    day_length = DayLength(1, 22 * 60, weekend=True, first_exempt=True,
+                           text="一般是A日上午开帖，到A+1日晚上关帖。每逢周末就延长一天，也就是A+2日晚上关帖。例外的，第一天讨论日不因周末而延长。")
+    change_cutoff = Quota(60, "白天结束前一个小时不得改票，时间以论坛发帖时间为准。")
+    potion_slot = "女巫"
     skills = {
         s.name: s
         for s in (
@@ -340,10 +365,9 @@ class R146(Ruleset):
         # game's seed (the post names no time limit).
         for cupid in g.state.with_role("丘比特"):
             if "丘比特之箭" not in cupid.used:
-                pair = g.state.rng.sample([p.name for p in g.state.alive()], 2)
-                arrow(g, cupid, pair)
-                g.tell(f"player:{cupid.name}", "你没有在游戏开始前发动<丘比特之箭>，它是强制技，已随机选择情侣。")
-                g.tell("director", f"{g.label(cupid)} 未选择情侣，已随机选择 " + "、".join(pair))
+                pair = _random_arrow(g, cupid)
+                g.tell(f"player:{cupid.name}", f"你没有在游戏开始前发动<丘比特之箭>。它是强制技，已随机选择 {labels(g, pair)} 成为情侣。")
+                g.tell("director", f"{g.label(cupid)} 未选择情侣，已随机选择 {labels(g, pair)}")
         _form_couple(g)
         for team, members in g.state.teams.items():
             g.set_team(team, members)
@@ -425,7 +449,7 @@ class R146(Ruleset):
         if witch and usable(g, witch, "通灵") and not g.feedback_given(witch.name, "通灵") and attacks_in:
             seat = {p.name: p.seat for p in g.state.players}
             attacked = sorted({g.night.actions[k][1] for k in ATTACKS if k in g.night.actions}, key=seat.get)
-            g.give_feedback(witch, "通灵", None, attacked, "通灵：今晚被指杀的角色是 " + ("、".join(attacked) or "无人") + "。")
+            g.give_feedback(witch, "通灵", None, attacked, skills.sensed(g, attacked, "指杀"))
             if (witch.name, "女巫") in waiting:
                 g.tell(f"player:{witch.name}", "请在30分钟内决定：救药 座位号 / 毒药 座位号 / 放弃。")
                 g.start_deadline(g.night_key(witch.name, "女巫"), [witch.name], "女巫", "feedback")
@@ -474,8 +498,6 @@ class R146(Ruleset):
 
     def begin_day(self, g: Game) -> None:
         day = g.state.day
-        if day.number == 1:
-            g.announce([])  # the first morning: no night and no day before it
         # 装傻: "发动此技能后，白痴不能成为投票对象，不能参与投票"
         for idiot in g.state.with_role("白痴"):
             if fooled(idiot) and idiot.alive:
@@ -504,6 +526,25 @@ class R146(Ruleset):
 
     def vote_weight(self, g: Game, voter: str, kind: str) -> Fraction:
         return super().vote_weight(g, voter, kind) + moons.ransom(g, voter)
+
+    def officers(self, g: Game) -> list[tuple[str, str | None]]:
+        # 执警: "当选警长的角色需要立即在投票贴内任命一个执警"
+        return super().officers(g) + [("执警", g.state.carry.get("deputy"))]
+
+    def count_notes(self, g: Game, kind: str, ballots: list) -> list[tuple[str, bool]]:
+        # 绑票 is public with the birthday's list; 统领's mark is "暗记": the director's only
+        notes = super().count_notes(g, kind, ballots)
+        notes += [(f"{g.label(g.state.player(v))} <绑票>：投票多计一票", True) for v, _, _ in ballots if moons.ransom(g, v)]
+        if kind == "exile":
+            notes += [(f"暗记：{g.label(g.state.player(n))} <统领>减少两票", False) for n in moons.command(g)]
+        return notes
+
+    def no_vote_card(self, g: Game) -> str | None:
+        # ★ "本场版杀修改了传统规则中关于发言和投票数量不足的判罚规则": "3、加速前的讨论日不投票者，判两张蓝牌 4、加速后（包括强制
+        # 加速）的讨论日不投票者，判一张蓝牌" — in place of 投票规则's "没有投票（或弃票）的玩家将记作一张黄牌"
+        if g.state.carry.get("sped_up"):
+            return "加速后（包括强制加速）的讨论日不投票者，判一张蓝牌"
+        return "加速前的讨论日不投票者，判两张蓝牌"
 
     def exile_bonus(self, g: Game) -> dict[str, Fraction]:
         return moons.command(g)
