@@ -3,7 +3,8 @@
     .venv/bin/python benchmarks/vote_parse.py
 
 Each shape is one the former regular expressions backtracked on (a long run without a separator, a
-post full of 投票对象, long runs of spaces); every line should grow in proportion to the size,
+post full of 投票对象, long runs of spaces), or a Discuz! copy's (heads with 发表于 and the posts they
+quote); every line should grow in proportion to the size,
 and the largest (the director's message limit) stay in milliseconds.
 """
 from __future__ import annotations
@@ -20,6 +21,11 @@ SHAPES = {
     "a post full of 投票对象": lambda n: "果果\n" + "投票对象 " * (n // 5),
     "spaces before a reason": lambda n: "果果\n投票对象：橘子" + " " * n + "投票理由",
     "floors of digits": lambda n: "3楼 果果\n投票对象：橘子\n投票理由：好\n" + "1" * n,
+    # Discuz!'s copy: heads with 发表于, quotes of them, a time followed by a long run of spaces
+    "quoted posts with times": lambda n: ("果果 发表于 2026-12-2 10:00\n果果 发表于 2026-12-2 09:00\n投票对象：橘子 投票理由：好\n"
+                                          "改票对象：西瓜 改票理由：换\n") * (n // 60),
+    "a post full of 改票对象": lambda n: "果果 发表于 2026-12-2 10:00\n果果 发表于 2026-12-2 09:00\n" + "改票对象 " * (n // 5),
+    "spaces after 发表于": lambda n: "果果 发表于 2026" + " " * n + "-12-2",
 }
 
 

@@ -740,9 +740,6 @@ class Game:
         why = "导演执行加速" if cmd.forced and len(today) < need else f"申请加速的玩家 {len(today)} 名，存活 {living} 名"
         self.tell("public", f"游戏进程加速（{why}）。加速后不允许改票，加速前的改票有效。")
         self.tell("director", f"加速通过：{asked if today else '导演执行加速'}。")
-        if window := self.rules.speech_window(self):
-            what, minutes = window
-            self.tell("director", f"进程已加速：今天的{what}时段缩短为开门后{minutes // 60}小时，请在讨论帖公示。")
 
     # --- cards --------------------------------------------------------------------------------------
     def _card(self, color: str, p: Player) -> None:
@@ -871,17 +868,19 @@ class _Ballots:
         cast = [b for b in self.valid if b[1] != ABSTAIN]
         if cast:
             lines.append("票型：")
-            lines += [f"{self.label(v)} → {self.label(t)}" + (f"（{written(w)}票）" if w != 1 else "") + self._change(v) for v, t, w in cast]
+            lines += [f"{self.label(v)} → {self.label(t)}" + self._notes(v, w) for v, t, w in cast]
         for word, names in (("弃权", [v for v, t, _ in self.valid if t == ABSTAIN]), ("未投票", [p.name for p in self.missing()]),
                             ("无效票", self.void)):
             if names:
-                lines.append(f"{word}：" + "、".join(self.label(n) + (self._change(n) if word == "弃权" else "") for n in names))
+                lines.append(f"{word}：" + "、".join(self.label(n) + (self._notes(n) if word == "弃权" else "") for n in names))
         if notes:
             lines.append("计票说明：" + "；".join(notes))
         return "\n".join(lines)
 
-    def _change(self, voter: str) -> str:
-        return f"（改票，原投 {self.label(self.first[voter])}）" if voter in self.first else ""
+    def _notes(self, voter: str, weight: Fraction = Fraction(1)) -> str:
+        """What a ballot carries beyond one vote: its weight, and the 改票 it was."""
+        notes = ([f"{written(weight)}票"] if weight != 1 else []) + ([f"改票，原投 {self.label(self.first[voter])}"] if voter in self.first else [])
+        return f"（{'，'.join(notes)}）" if notes else ""
 
     def _result(self, counts: dict[str, Fraction], result: str | None) -> str:
         best = max(counts.values(), default=Fraction(0))

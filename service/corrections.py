@@ -91,11 +91,12 @@ def _phase_start(entries: list[tuple[CommandRow, Command]]) -> int:
 async def listing(t: Table) -> str:
     """`撤销` alone: the directors' entries of the running phase, latest last."""
     _, entries = await _entries(t)
-    mine = [row for row, _ in entries[_phase_start(entries):] if row.source.startswith("director:")][-SHOWN:]
+    mine = [(row, cmd) for row, cmd in entries[_phase_start(entries):] if row.source.startswith("director:")][-SHOWN:]
     if not mine:
         return "本阶段没有导演的操作可以撤销。（玩家已被接受的行动不能撤销；重新统计今天的票请发送“重新计票”加投票帖）"
-    lines = [f"第{row.seq + 1}条 {clock(row.at)} {history.who(t, row.source)}：{history.describe(row.payload)}" for row in mine]
-    return "本阶段导演的操作：\n" + "\n".join(lines) + "\n发送“撤销 编号”（如“撤销 " + str(mine[-1].seq + 1) + "”）查看撤销后会有什么不同，确认后才会执行。"
+    lines = [f"第{row.seq + 1}条 {clock(row.at)} {history.who(t, row.source)}：{history.describe(to_dict(cmd))}" for row, cmd in mine]
+    last = mine[-1][0].seq + 1
+    return "本阶段导演的操作：\n" + "\n".join(lines) + f"\n发送“撤销 编号”（如“撤销 {last}”）查看撤销后会有什么不同，确认后才会执行。"
 
 
 async def propose_undo(service: Service, t: Table, qq: str, number: int) -> str:
@@ -178,7 +179,12 @@ def _differences(t: Table, old: _History, new: _History, seq: int, p: Proposal) 
     p.events = [DeadlineEnd(key) for key in was if key not in now]
     p.events += [TeamChange(team, tuple(members)) for team, members in new.game.state.teams.items()
                  if old.game.state.teams.get(team) != members]
-    p.events += added + [start for key, start in now.items() if key not in was]
+    reopened = [start for key, start in now.items() if key not in was]
+    # a decision the old history had closed is open again: whoever it is asked of is told so
+    prompted = {e.about for e in added if isinstance(e, Notice)}
+    added += [Notice(f"player:{name}", f"更正后，你的<{start.what}>可以重新决定：发送“帮助”查看现在能做什么。")
+              for start in reopened if start.key not in prompted for name in start.who]
+    p.events += added + reopened
     if new.game.phase == "over" and old.game.phase != "over":
         p.events.append(GameOver(new.game.state.winner, tuple(new.game.state.lost)))
     p.changes = _summary(t, old.game, new.game) + _feedback(t, before, after)
@@ -196,6 +202,9 @@ def _summary(t: Table, old: Game, new: Game) -> list[str]:
         elif come[name]["cause"] != d["cause"]:
             out.append(f"{label[name]} 出局原因：{d['cause']} → {come[name]['cause']}")
     out += [f"{label[name]} 出局（{d['cause']}）" for name, d in come.items() if name not in gone]
+    for was, now in zip(old.state.players, new.state.players):
+        if was.cards != now.cards:
+            out.append(f"{label[now.name]} 的牌：{_cards(was.cards)} → {_cards(now.cards)}")
     for before, after in _paired(old.state.tallies, new.state.tallies):
         if before != after:
             out.append(f"第{(after or before)['number']}天{'警长竞选' if (after or before)['kind'] == 'election' else '放逐投票'}："
@@ -208,6 +217,10 @@ def _summary(t: Table, old: Game, new: Game) -> list[str]:
     if old.state.winner != new.state.winner:
         out.append(f"结果：{old.state.winner or '游戏继续'} → {new.state.winner or '游戏继续'}")
     return out
+
+
+def _cards(cards: dict[str, int]) -> str:
+    return "".join(f"{k}{v}" for k, v in cards.items() if v) or "无"
 
 
 def _paired(a: list, b: list) -> list[tuple]:

@@ -16,7 +16,7 @@ from rulesets import get as get_ruleset
 
 from . import corrections, groups, history, moons, parse
 from .games import Service, ServiceError, Table
-from .models import DeadlineRow, GameRow, SeatRow
+from .models import CommandRow, DeadlineRow, GameRow, SeatRow
 from .texts import NO_DIRECTORS, brief, clock, director_status, identity_table, key_name, limit_name, until, zone
 
 log = logging.getLogger(__name__)
@@ -380,7 +380,18 @@ async def _speed_up(service: Service, t: Table, qq: str, rest: str, side: QQSide
     forced = specs == ["强制"]
     if not specs:
         return "请发送“加速 角色 角色 …”（在进程帖申请加速的玩家，座位号或角色名），导演执行加速请发送“加速 强制”。"
-    return await _submit(service, t, qq, SpeedUp(() if forced else tuple(specs), forced=forced, at=at))
+    outcome = await service.submit(t, SpeedUp(() if forced else tuple(specs), forced=forced, at=at), source=f"director:{qq}")
+    if not outcome.ok:
+        return f"未执行：{outcome.error}"
+    window = t.game.rules.speech_window(t.game) if t.game.state.carry.get("sped_up") else None
+    if window is None:
+        return "已执行。"
+    # 146's 英语考试: "自讨论日开门时至开门后6小时（若进程已加速则为3小时）" — from today's 开门
+    what, minutes = window
+    opened = next(row.at for row in reversed(await CommandRow.filter(game_id=t.row.id).order_by("seq"))
+                  if row.payload["type"] == "OpenDay")
+    return (f"已执行。进程已加速：今天的{what}时段改为 {clock(opened)} 至 {clock(opened + service._minutes(minutes))}"
+            f"（开门后{minutes // 60}小时），请在讨论帖公示。")
 
 
 async def _election(service: Service, t: Table, qq: str, rest: str, side: QQSide) -> str:

@@ -13,7 +13,7 @@ from nonebug import App
 
 from bot_helpers import DIRECTOR, LineWith, chat, drain, in_group, private, says, says_with, texts_to
 from conftest import NOW
-from engine import Act, Ballots, CloseDay, OpenDay
+from engine import Act, Ballots, CloseDay, Moon, OpenDay
 from service.models import CommandRow, DeadlineRow
 from test_bot_146 import COMMANDS, POOL, QQ, director, does, player, quiet_night, started
 
@@ -269,3 +269,17 @@ async def test_a_game_with_new_moons_is_rebuilt_the_same_after_a_restart(banshab
     again = await service.table(t.row.id)
     assert again.game.state.carry["draw"]["event"] == before
     assert again.game.state.options["moons"] == ["王对王", "魔法水晶球", "英语考试"]
+
+
+async def test_a_speed_up_shortens_the_english_exam_from_six_hours_to_three(app: App, banshabot):
+    """英语考试: "自讨论日开门时至开门后6小时（若进程已加速则为3小时）" — sped up that day, the director gets the new hours."""
+    service = banshabot.service
+    t = await started(service, moons=["英语考试"])
+    await elected(service, t)
+    await does(service, t, Moon("英语考试", drawn=True))
+    for step in (CloseDay(), None, OpenDay(), CloseDay(), None, OpenDay()):
+        await (quiet_night(service, t) if step is None else does(service, t, step))
+    assert t.game.state.day.moon == "英语考试"
+    await director(app, "加速 强制", "【可公示】游戏进程加速（导演执行加速）。加速后不允许改票，加速前的改票有效。", "加速通过：导演执行加速。",
+                   "已执行。进程已加速：今天的英语考试时段改为 12-01 20:00 至 12-01 23:00（开门后3小时），请在讨论帖公示。")
+    assert t.game.rules.speech_window(t.game) == ("英语考试", 180)

@@ -259,3 +259,83 @@ def test_a_red_card_the_day_after_the_vote_changes_nothing_of_it():
     out = g.apply(Card("红牌", "丁"))
     assert out.ok and g.state.player("丁").death == ("day", 2, "投票")
     assert g.state.carry.get("extra_tonight") == "附加刀"
+
+
+# --- counts worth posting, and the end ---------------------------------------------------------------------
+def night_passes(g: Game, kill: str | None = None, **acts) -> None:
+    """Everyone awaited this night lets it go, but the pack (`kill`) and `acts` (name -> (skill, target))."""
+    for name, (skill, target) in acts.items():
+        run(g, Act(name, skill, target))
+    while g.rules.awaiting(g) and not g.night.resolved:
+        who, slot = g.rules.awaiting(g)[0]
+        if who == "狼群":
+            run(g, Act("甲", "杀人", kill))
+        else:
+            run(g, Act(who, "放弃"))
+
+
+def test_a_tally_shows_the_count_sorted_its_ballots_and_every_weight_that_changed_it():
+    """The sheriff's 1.5 and the crow's 诽谤 ("其在下一个游戏日投票时被投票数多计一票") are named in the count; each
+    ballot is shown, with the 改票 it was; 弃权 and those who did not vote are listed; the director alone is
+    told the card the post gives those who did not vote."""
+    g = new_game()
+    first_night(g)
+    night_passes(g)
+    run(g, OpenDay(), Ballots("election", (("甲", "戊"), ("戊", "戊"))), OpenDay(), Ballots("exile", ()), CloseDay())
+    night_passes(g, 庚=("诽谤", "丁"))
+    run(g, OpenDay())
+    outs = run(g, Ballots("exile", (("戊", "丁"), ("甲", "己"), ("乙", "己"), ("己", "弃权")), changed=(("戊", "甲"),)))
+    assert notices(outs, "public")[0] == (
+        "第3天放逐投票结果：\n4号 丁 2.5票、6号 己 2票\n结果：4号 丁\n票型：\n5号 戊 → 4号 丁（1.5票，改票，原投 1号 甲）\n"
+        "1号 甲 → 6号 己\n2号 乙 → 6号 己\n弃权：6号 己\n未投票：3号 丙、4号 丁、7号 庚、8号 辛、9号 壬、10号 癸、11号 子、12号 丑、13号 寅\n"
+        "计票说明：警长 5号 戊 的票计为1.5票；乌鸦诽谤：4号 丁 多计一票")
+    assert notices(outs, "public")[1] == "放逐投票：4号 丁 出局"  # announced once: the count does not say 出局
+    assert "第3天放逐投票（仅导演可见）：\n未投票：3号 丙、4号 丁、7号 庚、8号 辛、9号 壬、10号 癸、11号 子、12号 丑、13号 寅。" \
+           "规则：讨论结束时，未回复投票帖者将被判罚黄牌（执行加速时不判罚），请决定是否发牌" in notices(outs, "director")
+
+
+def test_the_end_withdraws_what_it_asked_and_tells_every_player():
+    """The sheriff voted out on the day the wolves win is neither asked for <殉职> nor offered last words: the
+    game is over. A question asked before the end is called off. Every player learns the end and the seed."""
+    g = new_game()
+    run(g, Act("壬", "认亲", "甲"), CloseDay())  # the half-blood sides with the wolves: five of thirteen
+    night_passes(g, kill="子")
+    run(g, OpenDay(), Ballots("election", (("戊", "戊"),)), OpenDay(), Ballots("exile", ()), CloseDay())
+    night_passes(g, kill="丑")
+    run(g, OpenDay())
+    outs = run(g, Ballots("exile", (("甲", "戊"), ("乙", "戊"))))
+    assert g.state.winner == "狼人阵营" and not g.state.pending
+    assert not [e for e in outs[0].events if isinstance(e, DeadlineStart)]
+    seed = "本局的随机种子是 7：身份分配和每一次随机结果都由它决定，可以在导演公布的完整记录（树洞）中核对。"
+    assert notices(outs, "player:戊") == [f"游戏结束，狼人阵营获胜。感谢参与！{seed}"]
+    assert all(notices(outs, f"player:{n}") == [f"游戏结束，狼人阵营获胜。感谢参与！{seed}"] for n in NAMES)
+
+
+def test_a_question_asked_before_the_end_is_called_off():
+    g = new_game()
+    first_night(g)
+    night_passes(g)
+    run(g, OpenDay(), Ballots("election", (("戊", "戊"),)), OpenDay(), Ballots("exile", (("甲", "戊"),)))
+    assert [p.skill for p in g.state.pending] == ["殉职"] and g.owes_last_words("戊")
+    from engine import FactionLoss
+
+    outs = run(g, FactionLoss("狼人阵营"))
+    assert notices(outs, "player:戊")[:2] == ["游戏已经结束，你不必再发动<殉职>。", "游戏已经结束，你不必再留遗言。"]
+    assert not g.state.pending and not g.owes_last_words("戊")
+
+
+def test_night_victims_are_told_they_are_out_when_the_night_is_published():
+    """M131: night 1's victim hears nothing until the list after the election, then is offered last words;
+    one who goes out on a later night ("之后夜晚出局的人无遗言") is told he is out, privately."""
+    g = new_game()
+    first_night(g)
+    night_passes(g, kill="子")
+    outs = run(g, OpenDay())
+    assert notices(outs, "player:子") == []
+    outs = run(g, Ballots("election", (("戊", "戊"),)))
+    assert notices(outs, "player:子") == ["你已出局，可以留下遗言：发送“遗言 内容”（可多行），下一个白天开始前有效。遗言中禁止使用Discuz!代码。"]
+    run(g, OpenDay(), Ballots("exile", ()), CloseDay())
+    night_passes(g, kill="丑")
+    outs = run(g, OpenDay())
+    assert notices(outs, "player:丑") == ["你已出局（第2夜），没有遗言。"]
+    assert notices(outs, "public")[0] == "开门，第3天（放逐投票）\n前一天投票出局：无\n昨晚出局：12号 丑\n当日警长：5号 戊"
