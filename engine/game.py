@@ -738,7 +738,7 @@ class Game:
             return
         s.carry["sped_up"] = {"day": s.day_no, "at": cmd.at}
         why = "导演执行加速" if cmd.forced and len(today) < need else f"申请加速的玩家 {len(today)} 名，存活 {living} 名"
-        self.tell("public", f"游戏进程加速（{why}）。加速后不允许改票，加速前的改票有效。")
+        self.tell("public", f"游戏进程加速（{why}）。" + (self.rules.speed_up_voids_changes or ""))
         self.tell("director", f"加速通过：{asked if today else '导演执行加速'}。")
 
     # --- cards --------------------------------------------------------------------------------------

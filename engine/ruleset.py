@@ -95,8 +95,6 @@ class Ruleset:
     announce_order: str  # "seat" (电梯楼) | "death"
     limits: dict[str, TimeLimit]
     skills: dict[str, Skill]
-    # what to send for a night slot whose name is not a skill's (the witch's 女巫: either potion)
-    slot_help: dict[str, str] = {}
     # False where a start-of-game choice can reshape the teams (146: "1、游戏开始时，丘比特选择情侣。2、所有角色
     # 的阵营确定，狼人共群，情侣共群，非情侣的两姐妹共群"): the groups are formed when the first phase opens.
     teams_known_when_dealt: bool = True
@@ -117,6 +115,8 @@ class Ruleset:
     day_length: DayLength | None = None
     # "关门前一小时不得改票": minutes before 关门 from which a 改票 is void (None: no such rule), with its words
     change_cutoff: Quota | None = None
+    # the post's words making a 改票 after a speed-up void (None: the post says nothing of it)
+    speed_up_voids_changes: str | None = None
     # the witch's night slot, whose answer is one of her potions (救药 / 毒药) or 放弃
     potion_slot: str | None = None
 
@@ -158,6 +158,11 @@ class Ruleset:
     def officers(self, g: "Game") -> list[tuple[str, str | None]]:
         """The offices every morning and status names, with their holders: the sheriff (146: and the 执警)."""
         return [("警长", g.state.sheriff)]
+
+    def slot_text(self, g: "Game", who: str, slot: str) -> str | None:
+        """What `who` sends for a night slot that is not one skill's name (`帮助`), from what he still has
+        (the witch's slot: `potion_slot`)."""
+        return None
 
     def speed_up_needed(self, living: int) -> int:
         """加速: how many living players must ask. "如果在进程帖中申请加速的玩家大于等于所有存活玩家的二分之一则游戏进程加速"."""

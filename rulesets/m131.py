@@ -182,7 +182,6 @@ class M131(Ruleset):
         Role("锈盾守卫", VILLAGE, 1, summary="夜晚<最后的守护>：得知一名角色当晚是否受到伤害，然后可以守护他"),
         Role("混血儿", VILLAGE, 1, summary="游戏开始时必须<认亲>一名角色，成为与其相同的阵营；被查验始终为村民阵营"),
     )
-    slot_help = {"女巫": "救药 座位号 / 毒药 座位号 / 放弃"}
     first_phase = "night"  # Note 1: "先进行第一夜操作，再进行警长竞选。"
     sheriff_weight = Fraction(3, 2)  # Note 3: "警长投票记为1.5票"
     announce_order = "seat"  # "公示出局名单时按出局角色的电梯楼顺序排序。"
@@ -203,10 +202,11 @@ class M131(Ruleset):
         "在次日游戏日开始前，有遗言权利的出局玩家未提交遗言，视为放弃遗言。",
     )
     # 讨论日长短: "一般讨论日持续一天，本局周末不延时。" and "当日申请人数在讨论日结束三个小时前（一般为最后一个自然日的
-    # 18:00）" — a day ends at 21:00 of the natural day after the one it opened on (docs/rules-M131.md, reading 23).
+    # 18:00）" — a day ends at 21:00 of the natural day after the one it opened on (docs/rules-M131.md, Ambiguity 22).
     day_length = DayLength(1, 21 * 60, weekend=False, first_exempt=False,
                            text="一般讨论日持续一天，本局周末不延时（讨论日结束三个小时前一般为最后一个自然日的18:00）")
     change_cutoff = Quota(60, "关门前一小时不允许改票或代投，执行加速时不允许改票。")
+    speed_up_voids_changes = "执行加速时，所有人不可改票，且发言不足或未投票者将不被判罚。"
     potion_slot = "女巫"
     skills = {
         s.name: s

@@ -275,7 +275,6 @@ class R154(Ruleset):
         Role("赶考书生", SCHOLARS, 8, summary="没有技能"),
         Role(NING, SCHOLARS, 1, hidden_as="赶考书生", summary="（隐藏身份：本人收到的身份是赶考书生）<以爱之名>、<命中注定>"),
     )
-    slot_help = {"蛊女": "救药 座位号 / 毒药 座位号 / 放弃", "黑山老妖": "吸精 座位号 / 妖隐 / 放弃"}
     first_phase = "night"  # 总体流程: "0、分发身份。1、所有角色的阵营确定。……2、进入夜晚"
     sheriff_weight = Fraction(3, 2)  # 带队<强制>: "计算投票数量时警长投出的票计为1.5票。"
     announce_order = "death"  # "公示出局名单时按角色出局的顺序排序。"
@@ -300,6 +299,13 @@ class R154(Ruleset):
     # 讨论日长短: the post sets none ("投票帖与讨论日一同开门，一同关门"): the director names each closing time.
     change_cutoff = Quota(60, "白天结束前一个小时不得改票，时间以论坛发帖时间为准。")
     potion_slot = "蛊女"
+
+    def slot_text(self, g: Game, who: str, slot: str) -> str | None:
+        # 黑山老妖: "游戏日每两晚（1-2晚、3-4晚，以此类推）选择一晚，可以吸精……选择一晚，可以发动妖隐" — what this pair of nights leaves him
+        if slot == "黑山老妖":
+            left = _yao_options(g.state.player(who), g.night.number)
+            return " / ".join([{"吸精": "吸精 座位号", "妖隐": "妖隐"}[o] for o in left] + ["放弃"])
+        return None
 
     def speed_up_needed(self, living: int) -> int:
         # 玩家须知 8: "若场上未出局的玩家过半数同意加速则执行加快进程" — more than half

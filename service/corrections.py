@@ -25,7 +25,7 @@ from rulesets import get as get_ruleset
 
 from . import history
 from .games import Service, ServiceError, Table
-from .models import CommandRow
+from .models import CommandRow, DeadlineRow
 from .texts import clock
 
 AUTOMATIC = ("deadline", "auto")  # sources of the entries the bot makes itself
@@ -275,6 +275,17 @@ def _shown(t: Table, p: Proposal) -> str:
     return "\n".join(lines)
 
 
+async def retime_from_close(service: Service, t: Table) -> None:
+    """The limits counted from the day's 关门 end at the time now announced for it (none announced: they wait
+    for the 关门 itself)."""
+    for row in await DeadlineRow.filter(game_id=t.row.id, done=False, anchor="close"):
+        service._unschedule(row)
+        row.due_at = t.row.planned_close + service._minutes(row.minutes) if t.row.planned_close else None
+        await row.save()
+        if row.due_at:
+            service._schedule(row)
+
+
 # --- confirming ---------------------------------------------------------------------------------------------
 def cancel(t: Table) -> str:
     if t.proposed is None:
@@ -310,6 +321,8 @@ async def confirm(service: Service, t: Table, qq: str) -> str:
                 if p.reopened_day:
                     t.row.planned_close = None
                 await service._consequences(t, Outcome(ok=True, events=p.events), before, told)
+                if before == "night" and t.game.phase == "day":  # a 关门 taken back: the day's closing time is again to come
+                    await retime_from_close(service, t)
         except BaseException:
             t.game = old
             service.tables.pop(t.row.id, None)  # memory and database may differ: rebuild from the log

@@ -272,11 +272,7 @@ async def _closing_time(service: Service, t: Table, qq: str, rest: str, side: QQ
     async with t.lock:
         t.row.planned_close = planned
         await t.row.save()
-        for row in await DeadlineRow.filter(game_id=t.row.id, done=False, anchor="close"):
-            service._unschedule(row)
-            row.due_at = planned + service._minutes(row.minutes)
-            await row.save()
-            service._schedule(row)
+        await corrections.retime_from_close(service, t)
     return f"本日关门时间改为 {clock(planned)}，从关门起算的时限随之调整。"
 
 
@@ -286,7 +282,7 @@ def _change_rules(service: Service, t: Table) -> parse.ChangeRules:
     cutoff = None
     if rules.change_cutoff and t.row.planned_close:
         cutoff = (t.row.planned_close - timedelta(minutes=rules.change_cutoff.count)).astimezone(zone()).replace(tzinfo=None)
-    sped = g.state.carry.get("sped_up")
+    sped = g.state.carry.get("sped_up") if rules.speed_up_voids_changes else None
     at = datetime.fromisoformat(sped["at"]) if sped and sped["at"] else None
     return parse.ChangeRules(cutoff=cutoff, cutoff_text=rules.change_cutoff.text if rules.change_cutoff else "",
                              sped_up=at, all_void=bool(sped) and (sped["day"] < g.state.day_no or at is None))

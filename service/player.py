@@ -165,7 +165,7 @@ def _night_lines(g, p, due: dict[str, str], team_only: bool = False) -> list[str
             if slot == g.rules.potion_slot:
                 lines.append(_potions(g, p, ends))
             else:
-                lines.append(f"现在可以：{g.rules.slot_help.get(slot) or _send(g.rules, slot)}（截止 {ends or clock(None)}）")
+                lines.append(f"现在可以：{g.rules.slot_text(g, who, slot) or _send(g.rules, slot)}（截止 {ends or clock(None)}）")
     return lines
 
 

@@ -280,6 +280,6 @@ async def test_a_speed_up_shortens_the_english_exam_from_six_hours_to_three(app:
     for step in (CloseDay(), None, OpenDay(), CloseDay(), None, OpenDay()):
         await (quiet_night(service, t) if step is None else does(service, t, step))
     assert t.game.state.day.moon == "英语考试"
-    await director(app, "加速 强制", "【可公示】游戏进程加速（导演执行加速）。加速后不允许改票，加速前的改票有效。", "加速通过：导演执行加速。",
+    await director(app, "加速 强制", "【可公示】游戏进程加速（导演执行加速）。进程加速后不允许改票，所有改票作废，但加速前的改票视为有效。", "加速通过：导演执行加速。",
                    "已执行。进程已加速：今天的英语考试时段改为 12-01 20:00 至 12-01 23:00（开门后3小时），请在讨论帖公示。")
     assert t.game.rules.speech_window(t.game) == ("英语考试", 180)

@@ -198,3 +198,40 @@ async def test_a_correction_shown_goes_stale_when_the_game_moves_on(app: App, ba
     await director(app, "取消", "已取消，游戏没有任何改变。")
     await director(app, "确认", "没有待确认的更正。请先发送“撤销 编号”或“重新计票”加投票帖。")
     assert not t.game.state.player("西瓜").alive
+
+
+async def test_a_closing_taken_back_reopens_the_day_and_its_limits_wait_for_the_next(app: App, banshabot, clean):
+    """The sheriff voted out has until 30 minutes after 关门 to hand over the badge. The director closed the
+    day by mistake and takes it back: the night's prompts are withdrawn, and the badge's limit is again
+    "30 minutes after a 关门 still to come", not the one taken back."""
+    from service.models import DeadlineRow
+
+    service, scheduler = banshabot.service, clean
+    t = await running_game(service)
+    await day_two(service, t)
+    await director_does(service, t, Ballots("exile", (("果果", "橘子"),)))
+    await directs(service, "关门")
+    row = await DeadlineRow.get(key="殉职:橘子:day2")
+    assert row.due_at is not None and f"deadline:{row.id}" in scheduler.jobs
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(DIRECTOR, "撤销 13"))
+        says_with(ctx, DIRECTOR, "撤销第13条（12-01 20:00 导演 10000：关门）\n将会改变：\n· 阶段：第2夜 → 第2天\n",
+                  "· 5号 西瓜：以下消息作废\n  「第2夜：你可以发动<预言>（发送“预言 座位号”），关门后1小时内有效；不发动请发送“放弃”。」")
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(DIRECTOR, "确认"))
+        says(ctx, DIRECTOR, "【更正】论坛上已公示的以下内容不再成立，请在论坛更正：\n「关门，第2夜开始」")
+        ctx.should_call_api("send_group_msg", {"group_id": 900001, "message": _text(
+            "【更正】你之前收到的以下消息有误，已作废：\n「第2夜：狼群可以<杀人>：发送“杀人 座位号”（全队放弃发送“杀人 空”），关门后1小时内有效。」")},
+                            result={"message_id": 1})
+        for name in ("柠檬", "西瓜", "草莓", "芒果"):
+            says_with(ctx, QQ[name], "【更正】你之前收到的以下消息有误，已作废：\n「第2夜：")
+        says(ctx, DIRECTOR, "已撤销（第13条），相关玩家已收到更正。")
+    assert t.game.phase == "day" and not await DeadlineRow.filter(key__startswith="night2", done=False).exists()
+    await row.refresh_from_db()
+    assert row.due_at is None and f"deadline:{row.id}" not in scheduler.jobs
+
+
+def _text(text: str):
+    from bot_helpers import text_message
+
+    return text_message(text)

@@ -45,7 +45,7 @@ async def test_a_speed_up_passes_with_half_of_the_living_and_voids_later_changes
                    "已执行。")
     # a name asked twice counts once; the seventh of thirteen living is half or more: it passes, at 18:30
     await director(app, "加速 18:30 果果 4 6 7 8 9",
-                   "【可公示】游戏进程加速（申请加速的玩家 8 名，存活 13 名）。加速后不允许改票，加速前的改票有效。",
+                   "【可公示】游戏进程加速（申请加速的玩家 8 名，存活 13 名）。执行加速时，所有人不可改票，且发言不足或未投票者将不被判罚。",
                    "加速通过：今天申请加速的存活玩家 8 名（1号 果果、2号 橘子、5号 西瓜、4号 葡萄、6号 柠檬、7号 草莓、8号 芒果、"
                    "9号 桃子），存活 13 名，需要至少 7 名。",
                    "已执行。")
@@ -79,7 +79,7 @@ async def test_after_a_speed_up_every_later_days_change_is_void(app: App, bansha
     service = banshabot.service
     t = await running_game(service)
     await day_two(service, t)
-    await director(app, "加速 强制", "【可公示】游戏进程加速（导演执行加速）。加速后不允许改票，加速前的改票有效。",
+    await director(app, "加速 强制", "【可公示】游戏进程加速（导演执行加速）。执行加速时，所有人不可改票，且发言不足或未投票者将不被判罚。",
                    "加速通过：导演执行加速。", "已执行。")
     from bot_helpers import close_day, quiet_night
 
@@ -139,6 +139,11 @@ async def test_154_speeds_up_with_more_than_half(app: App, banshabot):
         ctx.should_call_api("send_private_msg", {"user_id": DIRECTOR, "message": _starting("【可公示】游戏进程加速")}, result={"message_id": 1})
         ctx.should_call_api("send_private_msg", {"user_id": DIRECTOR, "message": _starting("加速通过")}, result={"message_id": 1})
         says(ctx, DIRECTOR, "已执行。")
+    # 154 says nothing of 改票 after a speed-up: a count does not void them
+    from service.director import _change_rules
+
+    rules = _change_rules(service, t)
+    assert t.game.state.carry["sped_up"] and rules.sped_up is None and not rules.all_void
 
 
 # --- 讨论日长短 ------------------------------------------------------------------------------------------------

@@ -189,3 +189,34 @@ def test_the_time_zone_is_a_setting_and_beijing_time_by_default():
         assert texts.clock(NOW) == "12-01 21:00"
     finally:
         texts.use_zone("Asia/Shanghai")
+
+
+async def test_154s_mountain_demon_is_offered_what_this_pair_of_nights_leaves_him(app: App, banshabot):
+    """黑山老妖: "游戏日每两晚（1-2晚、3-4晚，以此类推）选择一晚，可以吸精……选择一晚，可以发动妖隐"."""
+    from engine import Act
+    from test_bot_154 import QQ as QQ154
+    from test_bot_154 import started
+
+    service = banshabot.service
+    t, _ = await started(service)
+    await service.submit(t, CloseDay(), source="test")
+    await drain()
+    demon = "你是 6号 老妖，身份：黑山老妖。每两晚（1-2、3-4…）中一晚可以<吸精>一名角色，一晚可以<妖隐>：当晚被吸精不出局，被道士查验为书生阵营"
+    await player(app, QQ154["老妖"], "帮助", f"{demon}\n现在可以：吸精 座位号 / 妖隐 / 放弃（截止 12-01 20:30）\n{COMMANDS}")
+    await service.submit(t, Act(by="老妖", skill="吸精", target="20"), source="test")
+    for cmd in (OpenDay(lapse=True), CloseDay(lapse=True)):
+        assert (await service.submit(t, cmd, source="test")).ok
+    await drain()
+    await player(app, QQ154["老妖"], "帮助", f"{demon}\n现在可以：妖隐 / 放弃（截止 12-01 20:30）\n{COMMANDS}")
+
+
+async def test_146s_forced_random_arrow_is_not_receipted_as_the_cupids_own(app: App, banshabot):
+    from test_bot_146 import started
+
+    service = banshabot.service
+    t = await started(service, arrow=None)
+    await service.submit(t, OpenDay(), source=f"director:{DIRECTOR}")
+    told = [p["text"] for _, p in await drain() if p.get("user_id") == 40014]
+    pair = "、".join(f"{p.seat}号 {p.name}" for p in (t.game.state.player(n) for n in t.game.state.carry["lovers"]))
+    assert told[0] == f"你没有在游戏开始前发动<丘比特之箭>。它是强制技，已随机选择 {pair} 成为情侣。"
+    assert not any(text.startswith("已收到") for text in told)

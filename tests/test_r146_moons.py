@@ -390,3 +390,19 @@ def test_the_events_in_play_may_be_set_before_the_first_day_only():
     m131 = [("甲", "狼人"), ("乙", "狼人"), ("丙", "狼人"), ("丁", "感染白痴"), ("戊", "预言家"), ("己", "女巫"), ("庚", "乌鸦"),
             ("辛", "锈盾守卫"), ("壬", "混血儿"), ("癸", "村民"), ("子", "村民"), ("丑", "村民"), ("寅", "村民")]
     assert "没有这些设置：moons" in Game(get("M131"), m131).apply(Configure("moons", "none")).error
+
+
+def test_the_day_after_the_birthday_the_count_names_the_ransoms_extra_vote():
+    """绑票<强制>: "该角色的投票多计一票" — the thread is told why the ballot weighs two, as it is told the
+    sheriff's 2.5."""
+    g, _ = to_day_two("狼王的生日")
+    run(g, Act("乙", "狼王的生日"), CloseDay(lapse=True))
+    while R146.awaiting(g):
+        who, _ = R146.awaiting(g)[0]
+        run(g, Act(who, "放弃"))
+    run(g, OpenDay(lapse=True))
+    outs = run(g, Ballots("exile", (("乙", "辛"), ("辛", "乙"), ("午", "乙"))))
+    text = notices(outs, "public")[0]
+    assert text.startswith("第3天放逐投票结果：\n2号 乙 3.5票、8号 辛 2票\n结果：2号 乙\n票型：\n2号 乙 → 8号 辛（2票）\n"
+                           "8号 辛 → 2号 乙（2.5票）\n17号 午 → 2号 乙\n")
+    assert text.endswith("\n计票说明：警长 8号 辛 的票计为2.5票；2号 乙 <绑票>：投票多计一票")

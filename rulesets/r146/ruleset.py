@@ -281,7 +281,6 @@ class R146(Ruleset):
         Role("两姐妹", VILLAGE, 2, team=SISTERS, summary="与另一名姐妹共群；<默契>（强制）：不能弃票，且必须投票给同一名角色"),
         Role("村民", VILLAGE, 6, summary="没有技能"),
     )
-    slot_help = {"女巫": "救药 座位号 / 毒药 座位号 / 放弃"}
     # 总体流程: "3、开始第一天讨论日，第一天讨论日结束，警长竞选帖最先高票者当选警长……4、进入夜晚"
     first_phase = "day"
     teams_known_when_dealt = False  # the cupid's choice decides the 狼群, the 情侣群 and the 姐妹群
@@ -318,6 +317,7 @@ class R146(Ruleset):
     day_length = DayLength(1, 22 * 60, weekend=True, first_exempt=True,
                            text="一般是A日上午开帖，到A+1日晚上关帖。每逢周末就延长一天，也就是A+2日晚上关帖。例外的，第一天讨论日不因周末而延长。")
     change_cutoff = Quota(60, "白天结束前一个小时不得改票，时间以论坛发帖时间为准。")
+    speed_up_voids_changes = "进程加速后不允许改票，所有改票作废，但加速前的改票视为有效。"
     potion_slot = "女巫"
     skills = {
         s.name: s
