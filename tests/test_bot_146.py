@@ -591,7 +591,7 @@ async def test_a_missed_hand_over_at_its_time_moves_the_badge_at_random(app: App
 async def test_a_red_card_after_the_vote_moves_the_badge_at_random_and_tells_the_director_each_change(app: App, banshabot):
     """"白天红牌罚下在被投票出局之前"; "红牌罚下出局的角色没有遗言权利，不能发动……警长<殉职>……红牌罚下的警长警徽随机
     移交": the sheriff 大勇, voted out and asked for <殉职>, is red-carded the same day."""
-    from engine import Card, Moon
+    from engine import Card
 
     service = banshabot.service
     t = await started(service)

@@ -13,7 +13,7 @@ import asyncio
 import pytest
 
 from onebot_sim import Group, OneBotSim
-from test_e2e import DIRECTOR, SELF_ID, TOKEN, WAIT, bots, connect, pm  # noqa: F401
+from test_e2e import DIRECTOR, SELF_ID, TOKEN, WAIT, bots, connect, pm  # noqa: F401  (bots: the fixture)
 
 ROSTER = [
     ("甲", "狼王"), ("乙", "狼人"), ("丙", "狼人"), ("丁", "狼人"), ("戊", "狼人"), ("己", "狼人"),

@@ -430,7 +430,7 @@ def credit_guarantee(g: Game) -> None:
 
 
 def _ask_voucher(g: Game, p: Player) -> None:
-    g.tell(f"player:{p.name}", f"信用担保：轮到你担保，请发送“担保 座位号”选择一位未被担保的非警长角色（对象错误时由导演随机指定）。")
+    g.tell(f"player:{p.name}", "信用担保：轮到你担保，请发送“担保 座位号”选择一位未被担保的非警长角色（对象错误时由导演随机指定）。")
 
 
 def vouch(g: Game, actor: Player, target) -> None:
