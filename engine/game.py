@@ -692,7 +692,7 @@ class Game:
         text = ballots.text(f"第{s.day_no}天{word}结果：", public, result, [n for n, open_ in notes if open_])
         secret = []
         if public != counts:
-            secret.append(f"实际计数（含暗记）：" + ballots.counts_line(counts))
+            secret.append("实际计数（含暗记）：" + ballots.counts_line(counts))
         secret += [n for n, open_ in notes if not open_]
         if missing := ballots.missing():
             rule = self.rules.no_vote_card(self)

@@ -103,11 +103,12 @@ async def _command(service: Service, qq: str, word: str, rest: str, chosen: int 
     if word == "游戏":
         rows = await _mine(qq)
         return "\n".join(f"#{r.id} {r.title}（{r.ruleset}，{STATUS[r.status]}）" for r in rows) or "你还没有游戏"
-    t = await _current(service, qq, chosen)
+    mine = await _mine(qq)
+    t = await _current(service, mine, chosen)
     if t is None:
         return "你没有进行中的游戏。发送“新游戏 规则”创建一局。"
     # with several games running, a bare command says which one it went to
-    which = f"（#{t.row.id} {t.row.title}）" if chosen is None and len([r for r in await _mine(qq) if r.status != "over"]) > 1 else ""
+    which = f"（#{t.row.id} {t.row.title}）" if chosen is None and len([r for r in mine if r.status != "over"]) > 1 else ""
     if t.row.status == "over" and word not in READ_ONLY:
         return f"{which}未执行：游戏已经结束"
     try:
@@ -127,8 +128,8 @@ async def _mine(qq: str) -> list[GameRow]:
     return [r for r in rows if qq in r.directors]
 
 
-async def _current(service: Service, qq: str, chosen: int | None) -> Table | None:
-    rows = [r for r in await _mine(qq) if chosen is None or r.id == chosen]
+async def _current(service: Service, mine: list[GameRow], chosen: int | None) -> Table | None:
+    rows = [r for r in mine if chosen is None or r.id == chosen]
     live = [r for r in rows if r.status != "over"] or rows
     return await service.table(live[0].id) if live else None
 

@@ -11,14 +11,13 @@ from nonebot.adapters.onebot.v11 import ActionFailed
 from nonebug import App
 
 from bot_helpers import (
-    game_over,
-    STARTED,
     BOT_ID,
     DIRECTOR,
     GROUP,
     GROUP_NAME,
     PLAYERS,
     QQ,
+    STARTED,
     STRANGER,
     WOLVES,
     brief,
@@ -27,6 +26,7 @@ from bot_helpers import (
     director_does,
     drain,
     friend_request,
+    game_over,
     in_group,
     join_request,
     joined,

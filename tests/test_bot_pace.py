@@ -9,12 +9,10 @@
 """
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
-
 import pytest
 from nonebug import App
 
-from bot_helpers import DIRECTOR, PROPOSED_CLOSE, QQ, chat, day_two, director_hears, drain, private, running_game, says
+from bot_helpers import DIRECTOR, QQ, chat, day_two, director_hears, drain, private, running_game, says
 from engine import Ballots, CloseDay, OpenDay
 from service.models import DeadlineRow
 from service.texts import clock

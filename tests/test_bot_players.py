@@ -11,13 +11,10 @@ import pytest
 from nonebug import App
 
 from bot_helpers import (
-    unvoted,
-    others,
-    labels,
-    PROPOSED_CLOSE,
     DIRECTOR,
     GROUP,
     PLAYERS,
+    PROPOSED_CLOSE,
     QQ,
     STRANGER,
     STRANGER_TEXT,
@@ -25,7 +22,9 @@ from bot_helpers import (
     chat,
     day_two,
     director_does,
+    labels,
     night_one,
+    others,
     posts,
     private,
     quiet_night,
@@ -33,6 +32,7 @@ from bot_helpers import (
     says,
     says_line_with,
     says_with,
+    unvoted,
 )
 
 SEATS = "、".join(f"{i}号{n}" for i, (n, _, _) in enumerate(PLAYERS, 1))

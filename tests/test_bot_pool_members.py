@@ -13,19 +13,18 @@ from nonebot.adapters.onebot.v11 import ActionFailed
 from nonebug import App
 
 from bot_helpers import (
-    says_with,
-    game_over,
-    STARTED,
     DIRECTOR,
     GROUP,
     GROUP_NAME,
     PLAYERS,
     QQ,
+    STARTED,
     STRANGER,
     WOLVES,
     brief,
     chat,
     drain,
+    game_over,
     join_request,
     joined,
     kicks,
@@ -35,6 +34,7 @@ from bot_helpers import (
     renames,
     running_game,
     says,
+    says_with,
 )
 from service import groups
 from service.models import PoolGroupRow, TeamRow

@@ -13,7 +13,6 @@ from bot_helpers import (
     act,
     chat,
     director_does,
-    director_hears,
     drain,
     night_one,
     private,

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import signal
 import socket
 import sqlite3
@@ -638,7 +639,17 @@ async def test_the_bot_survives_sigkill_in_the_middle_of_a_night(bots):
         await t.director_told("10号 癸：最后的守护", since=mark)
         await sim.wait_until(lambda: any(not c.ok and c.params.get("user_id") == QQ["癸"] for c in sim.calls), WAIT,
                              "a failed delivery to the guard")
-        # the crow never acts this night
+        # the director acts for the crow by mistake and takes it back: the crow is told, his time limit
+        # runs again, and after the SIGKILL the game is rebuilt without the act (the crow never acts)
+        await t.director("代 庚 诽谤 2")
+        t.by_director("庚 诽谤 2")
+        listing = await t.director("撤销", "本阶段导演的操作")
+        number = re.search(r"第(\d+)条 \S+ \S+ 导演 \d+：庚 诽谤 2", listing).group(1)
+        preview = await t.director(f"撤销 {number}", "撤销第")
+        assert "7号 庚：以下消息作废" in preview, preview
+        await t.director("确认", "已撤销")
+        t.by_director(f"撤销第{number}条")
+        await t.told("庚", "可以重新决定")
 
         # everything else was delivered: only the guard's receipt waits in the outbox
         await until(lambda: outbox(bot.db) and all(r["target"] == pm("癸") for r in outbox(bot.db) if not r["sent"]),
