@@ -6,7 +6,7 @@ a game by applying them again; the replay tool builds them from a scenario file.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal, Union
+from typing import Any, Literal, Union
 
 Target = Union[str, int, list, None]
 
@@ -56,6 +56,18 @@ class Ballots:
 
     kind: Literal["election", "exile"]
     ballots: tuple[tuple[str, str], ...]  # (voter, target or 弃权)
+    changed: tuple[tuple[str, str], ...] = ()  # (voter, first target) of each 改票 counted, for the 票型
+
+
+@dataclass(frozen=True)
+class SpeedUp:
+    """加速: these living players asked in the thread for the game to be sped up today (`forced`: the
+    director speeds it up himself, "强制加速"). `at`: when it passed on the forum, as the bot writes a time;
+    kept so a count can void the 改票 posted after it ("进程加速后不允许改票，所有改票作废，但加速前的改票视为有效")."""
+
+    askers: tuple[str, ...] = ()
+    forced: bool = False
+    at: str | None = None
 
 
 @dataclass(frozen=True)
@@ -78,23 +90,56 @@ class FactionLoss:
     faction: str
 
 
-Command = Union[Act, OpenDay, CloseDay, ResolveNight, Ballots, Card, Timeout, FactionLoss]
+@dataclass(frozen=True)
+class Configure:
+    """Before the first phase opens: set one of the game's options (146: `moons`, the events in play)."""
+
+    key: str
+    value: Any
 
 
-_KINDS = {c.__name__: c for c in (Act, OpenDay, CloseDay, ResolveNight, Ballots, Card, Timeout, FactionLoss)}
+@dataclass(frozen=True)
+class Breach:
+    """The director records that `who` broke the rule the day's event sets (146: a ballot posted in the
+    thread on a day of private votes, a word 无我无狼 forbids...); the ruleset gives its consequence."""
+
+    who: str
+
+
+@dataclass(frozen=True)
+class Moon:
+    """The director fixes what the next new-moon draw of its kind yields (a draw made outside the bot).
+    `start`: for an event that picks players from a seat on (神秘的UFO), the first of them. `drawn`: the
+    draw was made on the forum, so a draw of that kind still asked of its drawer is made now."""
+
+    event: str
+    start: str | None = None
+    drawn: bool = False
+
+
+Command = Union[Act, OpenDay, CloseDay, ResolveNight, Ballots, Card, Timeout, FactionLoss, Moon, Breach, Configure, SpeedUp]
+
+
+_KINDS = {c.__name__: c for c in (Act, OpenDay, CloseDay, ResolveNight, Ballots, Card, Timeout, FactionLoss, Moon, Breach, Configure,
+                                   SpeedUp)}
+
+
+_PAIRS = {"ballots", "changed"}  # fields that hold (voter, target) pairs
 
 
 def to_dict(cmd: Command) -> dict:
     """A command as plain JSON-able data, for the stored game log."""
     data = {"type": type(cmd).__name__}
     for key, value in vars(cmd).items():
-        data[key] = [list(b) for b in value] if key == "ballots" else value
+        data[key] = [list(b) for b in value] if key in _PAIRS else list(value) if isinstance(value, tuple) else value
     return data
 
 
 def from_dict(data: dict) -> Command:
     fields = dict(data)
     kind = _KINDS[fields.pop("type")]
-    if "ballots" in fields:
-        fields["ballots"] = tuple(tuple(b) for b in fields["ballots"])
+    for key in _PAIRS & set(fields):
+        fields[key] = tuple(tuple(b) for b in fields[key])
+    if "askers" in fields:
+        fields["askers"] = tuple(fields["askers"])
     return kind(**fields)

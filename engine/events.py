@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-Anchor = Literal["now", "close", "open", "clock"]
+Anchor = Literal["now", "close", "open", "clock", "opened"]
 
 
 @dataclass(frozen=True)
@@ -37,12 +37,16 @@ class Feedback:
 class Notice:
     audience: str
     text: str
+    # the time limit this notice asks a decision for (a pending's key, "遗言:NAME"): a game that ends
+    # in the same command withdraws the question instead of sending it
+    about: str | None = None
 
 
 @dataclass(frozen=True)
 class DeadlineStart:
     """A time limit begins: it ends `minutes` after the anchor (`open`: at the next 开门; `clock`: at the
-    first time of day `minutes` after midnight that follows 关门, as 154's "夜晚十点前")."""
+    first time of day `minutes` after midnight that follows 关门, as 154's "夜晚十点前"; `opened`: after
+    the 开门 of the running day, as 146's "开门以后一个小时"; `now`: after the player is told)."""
 
     key: str
     who: tuple[str, ...]
@@ -68,12 +72,18 @@ class Announcement:
 
 @dataclass(frozen=True)
 class Tally:
+    """A count as the thread is told it (`text`: sorted counts, the 票型 with 改票, 弃权, who did not
+    vote, every weight that changed a count the thread may know of) and as the director knows it
+    (`director`: the true counts and every weight, a secret mark's too, and the card the post gives
+    those who did not vote)."""
+
     phase: str
     number: int
     kind: str
     counts: dict
     result: str | None
     text: str
+    director: str = ""
 
 
 @dataclass(frozen=True)

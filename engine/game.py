@@ -11,7 +11,7 @@ import re
 from fractions import Fraction
 from typing import Any
 
-from .commands import Act, Ballots, Card, CloseDay, Command, FactionLoss, OpenDay, ResolveNight, Timeout
+from .commands import Act, Ballots, Breach, Card, CloseDay, Command, Configure, FactionLoss, Moon, OpenDay, ResolveNight, SpeedUp, Timeout
 from .errors import Rejected
 from .events import (
     Announcement,
@@ -27,19 +27,23 @@ from .events import (
 )
 from .ruleset import Ruleset
 from .state import Day, GameState, Night, Pending, Phase, Player, SeededRandom, begin
-from .votes import count
+from .typed import number, quoted
+from .votes import count, written
 
 PASS = "放弃"
 LAST_WORDS = "遗言"
 SURRENDER = "投降"
 ABSTAIN = "弃权"
+LAST_WORDS_LIMIT = 2000  # characters: what a player can have published in the 开门 post
+SEAT_DIGITS = 3
 CARD_UPGRADE = {"蓝牌": "黄牌", "黄牌": "红牌"}
-DISCUZ = re.compile(r"\[/?(?:b|i|u|s|color|size|font|url|img|quote|code|hide|align|list|table|tr|td|float|media|audio|flash|email|backcolor|p|hr|\*)(?:=[^\]]*)?\]", re.I)
+DISCUZ = re.compile(r"\[/?(?:b|i|u|s|color|size|font|url|img|quote|code|hide|align|list|table|tr|td|float|media|audio|flash|email|backcolor|p|hr|attach|attachimg|free|index|indent|sub|sup|qq|password|\*)(?:=[^\]]*)?\]", re.I)
 
 
 class Game:
-    def __init__(self, ruleset: Ruleset, players: list[tuple[str, str]], seed: int = 0):
-        """`players`: (name, identity) in seat order."""
+    def __init__(self, ruleset: Ruleset, players: list[tuple[str, str]], seed: int = 0, options: dict | None = None):
+        """`players`: (name, identity) in seat order; `options`: how the game is configured, as the ruleset
+        reads them (`Ruleset.configure`: 146's new moons); raises ValueError on one it cannot use."""
         teams: dict[str, list[str]] = {}
         built = []
         for seat, (name, role_name) in enumerate(players, start=1):
@@ -48,10 +52,13 @@ class Game:
             if role.team:
                 teams.setdefault(role.team, []).append(name)
         self.rules = ruleset
-        self.state = GameState(ruleset=ruleset.id, seed=seed, rng=SeededRandom(seed), players=built, teams=teams)
+        self.state = GameState(ruleset=ruleset.id, seed=seed, rng=SeededRandom(seed), players=built, teams=teams,
+                               options=ruleset.configure(dict(options or {})))
         self.events: list = []
         self.warnings: list[str] = []
         self.fresh: list[str] = []  # who went out during this command and is not yet published
+        self.opening: str | None = None  # the heading of the 开门 under way, until its announcement carries it
+        self.night_before = True  # whether the 开门 under way ends a night
 
     # --- the one entry point ---------------------------------------------------------------------
     def apply(self, cmd: Command) -> Outcome:
@@ -94,6 +101,16 @@ class Game:
                 self._timeout(cmd.key)
             case FactionLoss():
                 self.lose(cmd.faction)
+            case Moon():
+                self.rules.fix_moon(self, cmd.event, cmd.start, cmd.drawn)
+            case Configure():
+                self._configure(cmd.key, cmd.value)
+            case Breach():
+                if self.phase != "day":
+                    raise Rejected("只有白天可以记录违反新月规则")
+                self.rules.breach(self, self.find(cmd.who))
+            case SpeedUp():
+                self._speed_up(cmd)
             case _:
                 raise Rejected("无法识别的指令")
         if self.state.phase == "night":
@@ -106,6 +123,12 @@ class Game:
         record = self._phase_record()
         given = record.granted.get(p.name, set()) if record else set()
         return p.role in holders or skill in p.granted or skill in given
+
+    def suspended(self, p: Player, skill: str) -> bool:
+        """Whether `p` lost `skill` for the running phase only (an event's doing)."""
+        record = self._phase_record()
+        taken = record.suspended.get(p.name, ()) if record else ()
+        return skill in taken or "*" in taken
 
     def _phase_record(self) -> Phase | None:
         """The running night or day (None before the first phase)."""
@@ -131,13 +154,14 @@ class Game:
     def find(self, spec: Any) -> Player:
         """A player by seat number or character name."""
         text = str(spec).strip() if spec is not None else ""
-        if text.isdigit():
+        seat = number(text, SEAT_DIGITS)
+        if seat is not None:
             for p in self.state.players:
-                if p.seat == int(text):
+                if p.seat == seat:
                     return p
         p = self.state.player(text)
         if p is None:
-            raise Rejected(f"没有找到角色「{text}」，请发送座位号或角色名")
+            raise Rejected(f"没有找到角色「{quoted(text)}」，请发送座位号或角色名")
         return p
 
     def living_target(self, spec: Any, skill: str) -> Player:
@@ -146,6 +170,8 @@ class Game:
         p = self.find(spec)
         if not p.alive:
             raise Rejected(f"{p.name} 已出局，不能作为<{skill}>的目标")
+        if problem := self.rules.target_problem(self, p, skill):
+            raise Rejected(problem)
         return p
 
     def team_of(self, name: str) -> str | None:
@@ -190,8 +216,8 @@ class Game:
         key = f"{skill}:{who.name}:{self.phase}{self.state.number}"
         from_close = self.phase == "day" and self.rules.limits[limit].anchor == "close"
         self.state.pending.append(Pending(key=key, who=who.name, skill=skill, context=context, from_close=from_close))
-        self.tell(f"player:{who.name}", text)
-        self.tell("director", f"等待 {self.label(who)} 发动<{skill}>")
+        self.emit(Notice(f"player:{who.name}", text, about=key))
+        self.emit(Notice("director", f"等待 {self.label(who)} 发动<{skill}>", about=key))
         self.start_deadline(key, [who.name], skill, limit)
 
     def when_public(self, what: str, p: Player) -> None:
@@ -217,6 +243,10 @@ class Game:
         (殉情) comes after it wherever the post counts last words in the order of going out."""
         if not p.alive:
             return
+        if swap := self.rules.instead(self, p, cause):
+            p, cause = swap
+            if not p.alive:
+                return
         p.alive = False
         # `at`: the phase the death belongs to when it is settled later (a vote's death decided after 关门)
         phase, number = at or (self.phase, self.state.number)
@@ -236,30 +266,45 @@ class Game:
                 return
         self.rules.after_death(self, p, cause)
 
-    def publish_deaths(self, names: list[str], why: str) -> None:
+    def publish_deaths(self, names: list[str], why: str, words_same_day: bool = False) -> None:
         """Deaths published at once (by day, a red card), with every death they caused on the spot
-        (殉情), in the order they went out; last words are asked for and the game is judged."""
+        (殉情), in the order they went out; last words are asked for and the game is judged. One who
+        stayed (another went out in his place: 146's 试验鸳鸯) is not among them."""
         primary = set(names)
-        names = list(dict.fromkeys(self.fresh + list(names)))
+        names = [n for n in dict.fromkeys(self.fresh + list(names)) if not self.find(n).alive]
         self.fresh.clear()
         if names:
             # a death caused on the spot is named with its own cause: a lover's 殉情 is no red card of his
             shown = [self.label(p) + ("" if n in primary else f"（{p.death[2]}）") for n in names for p in [self.find(n)]]
             self.tell("public", f"{why}：" + "、".join(shown) + " 出局")
             if self.phase != "over":
-                self.offer_last_words(names)
+                offered = self.offer_last_words(names, same_day=words_same_day)
+                self._told_out([n for n in names if n not in offered], why)
                 self.rules.published(self, names)
         self.rules.check_end(self)
 
-    def offer_last_words(self, names: list[str]) -> None:
-        """Tell the dead who may leave last words; the right lasts until the next 开门."""
+    def _told_out(self, names: list[str], when: str) -> None:
+        """The dead who get no offer of last words are still told, privately, that they are out."""
+        for name in names:
+            self.tell(f"player:{name}", f"你已出局（{when}），没有遗言。")
+
+    def offer_last_words(self, names: list[str], same_day: bool = False) -> list[str]:
+        """Tell the dead who may leave last words; the right lasts until the next 开门. `same_day`: the
+        words are published the moment they come (146's "遗言当天公示"). Returns who was offered them."""
         offered = self.state.carry.setdefault("words_offered", [])
+        now = []
         for name in names:
             if name in self.state.last_words and self.state.last_words[name] is None:
                 offered.append(name)
+                now.append(name)
                 key = f"{LAST_WORDS}:{name}"
-                self.tell(f"player:{name}", "你已出局，可以留下遗言：发送“遗言 内容”（可多行），下一个白天开始前有效。遗言中禁止使用Discuz!代码。")
+                if same_day:
+                    self.state.carry.setdefault("words_today", []).append(name)
+                when = "，收到后当天公示" if same_day else ""
+                self.emit(Notice(f"player:{name}", f"你已出局，可以留下遗言：发送“遗言 内容”（可多行），下一个白天开始前有效{when}。"
+                                 "遗言中禁止使用Discuz!代码。", about=key))
                 self.emit(DeadlineStart(key, (name,), LAST_WORDS, "open", 0))
+        return now
 
     def owes_last_words(self, name: str) -> bool:
         """`name` was offered last words and has neither left nor waived them yet."""
@@ -286,10 +331,26 @@ class Game:
                 s.lost.append(other)
         s.winner = faction
         s.phase = "over"
+        # what the game still asked of anyone is withdrawn: a question asked by this very command is
+        # not sent at all, one asked before is called off
+        asked = [(p.who, f"发动<{p.skill}>", p.key) for p in s.pending]
+        asked += [(n, "留遗言", f"{LAST_WORDS}:{n}") for n in s.carry.get("words_offered", []) if self.owes_last_words(n)]
         for pending in list(s.pending):
             self.settle(pending)
+        unsent = {e.about for e in self.events if isinstance(e, Notice) and e.about}
+        for name, what, key in asked:
+            if key.startswith(f"{LAST_WORDS}:"):
+                self._waive_last_words(name)
+            if key in unsent:
+                self.events[:] = [e for e in self.events if not (isinstance(e, Notice) and e.about == key)
+                                  and not (isinstance(e, DeadlineStart) and e.key == key)]
+            else:
+                self.tell(f"player:{name}", f"游戏已经结束，你不必再{what}。")
         self.emit(GameOver(faction, tuple(s.lost)))
         self.tell("public", f"游戏结束，{faction}获胜")
+        for p in s.players:
+            self.tell(f"player:{p.name}", f"游戏结束，{faction}获胜。感谢参与！本局的随机种子是 {s.seed}：身份分配和每一次随机结果都由它决定，"
+                      "可以在导演公布的完整记录（树洞）中核对。")
 
     # --- acts ---------------------------------------------------------------------------------------
     def _act(self, cmd: Act) -> None:
@@ -319,11 +380,17 @@ class Game:
                 raise Rejected(f"<{skill.name}>只能在{'夜晚' if skill.when == 'night' else '白天'}发动")
             if skill.when == "night" and self.night.resolved:
                 raise Rejected("今晚的行动已经结算，不能再发动技能")
-            record = self._phase_record()
-            if record and skill.name in record.suspended.get(actor.name, ()):
+            if self.suspended(actor, skill.name):
                 raise Rejected(f"{actor.name} {'今晚' if self.phase == 'night' else '今天'}失去了<{skill.name}>")
-        skill.run(self, actor, cmd.target)
-        self.tell("director", f"{self.label(actor)}：{skill.name} {cmd.shown_target}".rstrip())
+        if skill.with_text:
+            skill.run(self, actor, cmd.target, cmd.text)
+        else:
+            skill.run(self, actor, cmd.target)
+        done = f"{skill.name} {cmd.shown_target}".rstrip()
+        if skill.when == "decision" and not actor.alive:
+            # what a death brought and was carried out: it stands if the death turns into a red card
+            self.state.carry.setdefault("answered", {}).setdefault(actor.name, []).append(done)
+        self.tell("director", f"{self.label(actor)}：{done}")
 
     def _pass(self, actor: Player) -> None:
         """放弃: everything this player could still do in this phase. A team's own choice is not
@@ -352,10 +419,15 @@ class Game:
         words = "" if text is None else str(text)
         if not words.strip():
             raise Rejected("遗言是空的：请发送“遗言 内容”，或发送“放弃”放弃遗言")
+        if len(words) > LAST_WORDS_LIMIT:
+            raise Rejected(f"遗言太长：{len(words)}字，最多{LAST_WORDS_LIMIT}字。请删减后重新发送“遗言 内容”")
         self.state.last_words[actor.name] = words
         self.emit(DeadlineEnd(f"{LAST_WORDS}:{actor.name}"))
-        self.tell(f"player:{actor.name}", "已收到遗言，将在下一个白天开始时公示。")
+        today = actor.name in self.state.carry.get("words_today", [])
+        self.tell(f"player:{actor.name}", "已收到遗言，" + ("当天公示。" if today else "将在下一个白天开始时公示。"))
         self.tell("director", f"{self.label(actor)} 的遗言：\n{words}")
+        if today:
+            self.tell("public", f"{actor.name} 的遗言：\n{words}")
         if DISCUZ.search(words):
             self.tell("director", f"注意：{self.label(actor)} 的遗言含有Discuz!代码，规则禁止")
 
@@ -397,9 +469,19 @@ class Game:
             raise Rejected(f"本局游戏从{'夜晚' if self.rules.first_phase == 'night' else '白天'}开始")
         self.rules.start_game(self)
 
-    def _lapse(self) -> None:
+    def _configure(self, key: str, value: Any) -> None:
+        if self.phase != "setup":
+            raise Rejected("第一个白天或夜晚开始后不能再改设置")
+        try:
+            self.state.options = self.rules.configure({**self.state.options, key: value})
+        except ValueError as exc:
+            raise Rejected(str(exc)) from exc
+        self.tell("director", "设置已更改。")
+
+    def _lapse(self, closing: bool = False) -> None:
         for pending in list(self.state.pending):
-            self._expire(pending)
+            if not (closing and pending.outlives_close):
+                self._expire(pending)
 
     def _open_day(self, lapse: bool) -> None:
         s = self.state
@@ -425,9 +507,13 @@ class Game:
         s.day_no += 1
         s.day = Day(number=s.day_no, votes=self.rules.today_votes(self))
         kinds = "、".join(w for k, w in (("election", "警长竞选"), ("exile", "放逐投票")) if k in s.day.votes)
-        self.tell("public", f"开门，第{s.day_no}天（{kinds}）")
+        # one heading for the 开门 post: the morning's announcement carries it, or it stands alone
+        self.opening, self.night_before = f"开门，第{s.day_no}天（{kinds}）", after_night
+        self.rules.morning(self, list(s.night.deaths) if after_night else [])
+        if self.opening:
+            self.tell("public", self.opening)
+            self.opening = None
         if after_night:
-            self.rules.morning(self, list(s.night.deaths))
             for what, name in s.carry.pop("at_dawn", []) if s.phase != "over" else ():
                 self.rules.public(self, what, s.player(name))
         # "遗言在下一个游戏日白天开始时公示"
@@ -436,38 +522,51 @@ class Game:
         if s.phase == "day":
             self.rules.begin_day(self)
 
-    def announce(self, names: list[str]) -> None:
-        """The 开门 list of who went out in the night just ended, in the post's order."""
+    def announce(self, names: list[str], extra: dict | None = None, lines: list[str] = ()) -> None:
+        """The 开门 list of who went out in the night just ended, in the post's order. `extra`: what the
+        ruleset adds to the morning's record, `lines` to its text. The first day of a game that opens by
+        day has no night and no day before it. Made at a 开门, it carries that 开门's heading; made later
+        (M131's night 1, after the election), its own."""
         s = self.state
         players = [s.player(n) for n in names]
         if self.rules.announce_order == "seat":
             players.sort(key=lambda p: p.seat)
         ordered = tuple(p.name for p in players)
-        s.announcements.append({"phase": "day", "number": s.day_no, "deaths": list(ordered)})
+        s.announcements.append({"phase": "day", "number": s.day_no, "deaths": list(ordered), **(extra or {})})
         # "每个游戏日白天开始时，都会公示前一天因投票出局角色名单、夜晚出局角色名单、当日警长"
         voted = [self.find(d["name"]) for d in s.deaths if d["phase"] == "day" and d["number"] == s.day_no - 1 and d["cause"] == "投票"]
-        sheriff = self.find(s.sheriff) if s.sheriff else None
-        text = "\n".join([
-            f"第{s.day_no}天",
-            "前一天投票出局：" + ("、".join(self.label(p) for p in voted) or "无"),
-            "昨晚出局：" + ("、".join(self.label(p) for p in players) if players else "无人出局（平安夜）"),
-            "当日警长：" + (self.label(sheriff) if sheriff else "无"),
-        ])
+        text = [self.opening or f"第{s.day_no}天公示"]
+        night = s.night is not None and (self.night_before or not self.opening)  # a day after a day has no night
+        self.opening = None
+        if s.day_no > 1:
+            text.append("前一天投票出局：" + ("、".join(self.label(p) for p in voted) or "无"))
+        if night:
+            text.append("昨晚出局：" + ("、".join(self.label(p) for p in players) if players else "无人出局（平安夜）"))
+        text += self.office_lines("当日")
+        text = "\n".join([*text, *lines])
         self.emit(Announcement("day", s.day_no, ordered, text))
         self.tell("public", text)
-        self.offer_last_words(list(ordered))
+        offered = self.offer_last_words(list(ordered))
+        if night:
+            self._told_out([n for n in ordered if n not in offered], f"第{s.night.number}夜")
         self.rules.published(self, list(ordered))
         self.rules.check_end(self)
+
+    def office_lines(self, prefix: str = "") -> list[str]:
+        """`警长：3号 果果` (146: and `执警：…`), as the morning and every status name them."""
+        s = self.state
+        return [f"{prefix}{office}：" + (self.label(s.player(holder)) if holder else "无") for office, holder in self.rules.officers(self)]
 
     def _close_last_words(self) -> list[tuple[str, str]]:
         """开门: the words offered before it are to be published; a right not used has lapsed."""
         s = self.state
         published = []
+        today = s.carry.pop("words_today", [])
         for name in s.carry.get("words_offered", []):
             if self.owes_last_words(name):
                 self._waive_last_words(name)
                 self.tell("director", f"{name} 未在时限内提交遗言，视为放弃")
-            elif s.last_words[name]:
+            elif s.last_words[name] and name not in today:  # the same day's were published when they came
                 published.append((name, s.last_words[name]))
         s.carry.pop("words_offered", None)
         return published
@@ -479,9 +578,11 @@ class Game:
         if s.phase == "day" and self.rules.day_follows_day(s.day_no):
             raise Rejected("今天之后还是白天：请开门进入下一个白天")
         if lapse:
-            self._lapse()
+            self._lapse(closing=True)
         if s.phase == "setup":
             self._begin("night")
+        else:
+            self.rules.closing(self)
         if s.phase == "over":
             return
         for pending in s.pending:
@@ -536,6 +637,8 @@ class Game:
             pending.holds_night = False  # an answer still to come no longer belongs to this settlement
         names = "、".join(n.deaths) or "无人出局"
         self.tell("director", f"夜晚已结算，开门公告草稿：昨晚出局：{names}")
+        if self.phase != "over":
+            self.rules.settled(self)
 
     def _night_fresh(self) -> None:
         """Deaths of the night's settlement, with those they caused, join the 开门 list in order."""
@@ -550,6 +653,10 @@ class Game:
                 self._continue_settlement(wait=True)
 
     # --- votes --------------------------------------------------------------------------------------
+    def count(self, cmd: Ballots) -> None:
+        """Count a day's ballots from inside another command (146: the private ballots at 关门)."""
+        self._ballots(cmd)
+
     def _ballots(self, cmd: Ballots) -> None:
         s = self.state
         word = "警长竞选" if cmd.kind == "election" else "放逐投票"
@@ -561,31 +668,49 @@ class Game:
             raise Rejected(f"今天的{word}已经统计过")
         if cmd.kind == "exile" and s.day.called_off:
             raise Rejected("今天有人自爆，投票取消")
+        if s.day.vote_held:
+            raise Rejected(s.day.vote_held)
         if cmd.kind == "exile" and "election" in s.day.votes and "election" not in s.day.counted:
             # a day with both: "最先高票者当选警长，出人票最高者出局" — the election is counted first
             raise Rejected("今天先统计警长竞选，再统计放逐投票：请先提交警长竞选的票")
         valid: list[tuple[str, str, Fraction]] = []
+        void: list[str] = []
         voted: set[str] = set()
         joint = self.rules.joint_problems(self, cmd.kind, list(cmd.ballots))
         for voter_name, target_name in cmd.ballots:
             # "每名存活角色每个讨论日限投一票": a second ballot by the same voter never counts
             reason = "重复投票，只计第一张" if voter_name in voted else (
                 self.rules.ballot_problem(self, cmd.kind, voter_name, target_name) or joint.get(voter_name))
-            voted.add(voter_name)
             if reason:
                 self.warnings.append(f"{voter_name} 的票无效：{reason}")
+                if voter_name not in voted:
+                    void.append(voter_name)
+                voted.add(voter_name)
                 continue
+            voted.add(voter_name)
             weight = self.vote_weight(voter_name, cmd.kind)
             valid.append((voter_name, target_name, weight))
         bonus = self.rules.exile_bonus(self) if cmd.kind == "exile" else {}
         counts, result = count(valid, bonus, self.rules.tie_rule(self, cmd.kind))
         s.day.counted.append(cmd.kind)
-        shown = {k: (int(v) if v.denominator == 1 else float(v)) for k, v in counts.items()}
+        shown = _numbers(counts)
         s.tallies.append({"phase": "day", "number": s.day_no, "kind": cmd.kind, "counts": shown, "result": result})
-        text = f"第{s.day_no}天{word}结果：" + ("，".join(f"{k} {v}票" for k, v in shown.items()) or "无有效票")
-        text += f"。{result} {'当选警长' if cmd.kind == 'election' else '出局'}" if result else "。平票或无票：" + ("本局没有警长" if cmd.kind == "election" else "无人出局")
-        self.emit(Tally("day", s.day_no, cmd.kind, shown, result, text))
+        public = self.rules.public_counts(self, cmd.kind, counts)
+        notes = self.rules.count_notes(self, cmd.kind, valid)
+        ballots = _Ballots(self, cmd, valid, void)
+        text = ballots.text(f"第{s.day_no}天{word}结果：", public, result, [n for n, open_ in notes if open_])
+        secret = []
+        if public != counts:
+            secret.append("实际计数（含暗记）：" + ballots.counts_line(counts))
+        secret += [n for n, open_ in notes if not open_]
+        if missing := ballots.missing():
+            rule = self.rules.no_vote_card(self)
+            secret.append("未投票：" + "、".join(self.label(p) for p in missing) + (f"。规则：{rule}，请决定是否发牌" if rule else ""))
+        director = f"第{s.day_no}天{word}（仅导演可见）：\n" + "\n".join(secret) if secret else ""
+        self.emit(Tally("day", s.day_no, cmd.kind, shown, result, text, director))
         self.tell("public", text)
+        if director:
+            self.tell("director", director)
         self.rules.counted(self, cmd.kind, valid, result)
         if cmd.kind == "election":
             self.rules.after_election(self, result)
@@ -593,7 +718,37 @@ class Game:
             self.rules.exile(self, s.player(result))
 
     def vote_weight(self, voter: str, kind: str) -> Fraction:
-        return self.rules.sheriff_weight if self.state.sheriff == voter else Fraction(1)
+        return self.rules.vote_weight(self, voter, kind)
+
+    # --- 加速 -----------------------------------------------------------------------------------------
+    def _speed_up(self, cmd: SpeedUp) -> None:
+        """"游戏进程是否加速视多数玩家的意愿为准": who asked today, and whether that is enough (or the director's
+        own "强制加速"). Once sped up the game stays so."""
+        s = self.state
+        if s.phase != "day":
+            raise Rejected("只有白天可以记录加速申请")
+        if s.carry.get("sped_up"):
+            raise Rejected("游戏进程已经加速")
+        askers = []
+        for spec in cmd.askers:
+            p = self.find(spec)
+            if not p.alive:
+                raise Rejected(f"{self.label(p)} 已出局，不能申请加速")
+            askers.append(p.name)
+        if not askers and not cmd.forced:
+            raise Rejected("请写出在进程帖申请加速的角色：“加速 角色 角色 …”（导演执行加速：“加速 强制”）")
+        today = s.carry.setdefault("speed_asks", {}).setdefault(s.day_no, [])
+        today += [n for n in dict.fromkeys(askers) if n not in today]
+        living = len(s.alive())
+        need = self.rules.speed_up_needed(living)
+        asked = f"今天申请加速的存活玩家 {len(today)} 名（" + "、".join(self.label(s.player(n)) for n in today) + f"），存活 {living} 名，需要至少 {need} 名"
+        if not (cmd.forced or len(today) >= need):
+            self.tell("director", f"加速申请已记录：{asked}，尚未通过。")
+            return
+        s.carry["sped_up"] = {"day": s.day_no, "at": cmd.at}
+        why = "导演执行加速" if cmd.forced and len(today) < need else f"申请加速的玩家 {len(today)} 名，存活 {living} 名"
+        self.tell("public", f"游戏进程加速（{why}）。" + (self.rules.speed_up_voids_changes or ""))
+        self.tell("director", f"加速通过：{asked if today else '导演执行加速'}。")
 
     # --- cards --------------------------------------------------------------------------------------
     def _card(self, color: str, p: Player) -> None:
@@ -617,10 +772,57 @@ class Game:
         if p.alive:
             self.kill(p, "红牌")
             self.publish_deaths([p.name], "红牌罚下")
+        elif self.phase == "day" and p.death == ("day", s.day_no, "投票"):
+            self._red_card_before_vote(p)
         self.tell("director", f"{faction}累计红牌 {reds[faction]} 张；导演可决定是否判负该阵营")
         limit = self.rules.red_cards_to_lose
         if limit is not None and reds[faction] >= limit and faction not in s.lost and s.phase != "over":
             self.lose(faction)
+
+    def _red_card_before_vote(self, p: Player) -> None:
+        """"白天红牌罚下在被投票出局之前": the day's count put `p` out and a red card comes the same day.
+        He goes out by the red card instead. What his vote-out brought and has not happened yet goes
+        (his last words, the decisions still asked of him, the ruleset's own); what was carried out
+        stands, for a death published cannot be taken back ("已经公示的出局角色不属于游戏范畴"). The
+        director is told each change."""
+        s = self.state
+        p.death = (*p.death[:2], "红牌")
+        at = next(i for i, d in enumerate(s.deaths) if d["name"] == p.name)
+        s.deaths[at]["cause"] = "红牌"
+        changes = ["出局原因：投票 → 红牌"]
+        self.tell("public", f"红牌罚下：{self.label(p)}（白天红牌罚下在被投票出局之前：按红牌罚下出局，不再按投票出局）")
+        lost = []
+        cancelled = [q for q in s.pending if q.who == p.name]
+        for pending in cancelled:
+            self.settle(pending)
+            lost.append(f"<{pending.skill}>")
+        changes += [f"取消<{q.skill}>（尚未答复）" for q in cancelled]
+        if p.name in s.last_words:
+            changes += self._withdraw_last_words(p, s.deaths[at + 1:])
+            lost.insert(0, "遗言权利")
+        changes += self.rules.red_card_instead(self, p, [q.skill for q in cancelled])
+        changes += [f"已执行，不撤回：{done}" for done in s.carry.get("answered", {}).get(p.name, [])]
+        self.tell(f"player:{p.name}", "你被红牌罚下（白天红牌罚下在被投票出局之前），按红牌罚下出局"
+                  + (f"：你不再有{'、'.join(lost)}。" if lost else "。"))
+        self.tell("director", f"{self.label(p)} 今天被投票出局后又被红牌罚下，改为红牌罚下出局：\n"
+                  + "\n".join(f"· {c}" for c in changes))
+
+    def _withdraw_last_words(self, p: Player, later: list[dict]) -> list[str]:
+        """"红牌罚下出局的角色没有遗言权利": the right goes, with words sent and not yet published. Where
+        the rights are counted, the one it held falls to whoever went out after him (`later`) without one."""
+        s = self.state
+        words = s.last_words.pop(p.name)
+        if p.name in s.carry.get("words_offered", []):
+            s.carry["words_offered"].remove(p.name)
+        self.emit(DeadlineEnd(f"{LAST_WORDS}:{p.name}"))
+        changes = ["取消遗言权利" + ("（已提交的遗言不会公示）" if words else "")]
+        for d in later:
+            q = s.player(d["name"])
+            if q.name not in s.last_words and self.rules.has_last_words(self, q, d["cause"]):
+                s.last_words[q.name] = None
+                self.offer_last_words([q.name])
+                changes.append(f"遗言权利改由 {self.label(q)} 获得")
+        return changes
 
     # --- time limits --------------------------------------------------------------------------------
     def _timeout(self, key: str) -> None:
@@ -646,3 +848,60 @@ class Game:
             return  # settled meanwhile by another's consequence (a death clears what the dead owed)
         self.settle(pending)
         self.rules.expire(self, pending)
+
+
+class _Ballots:
+    """One count's ballots as the thread reads them: the counts sorted, the 票型 with each 改票, who
+    abstained, who did not vote, and whose ballot was void."""
+
+    def __init__(self, g: Game, cmd: Ballots, valid: list[tuple[str, str, Fraction]], void: list[str]):
+        self.g, self.kind, self.valid, self.void = g, cmd.kind, valid, void
+        self.first = dict(cmd.changed)
+        self.cast = {voter for voter, _ in cmd.ballots}
+
+    def label(self, name: str) -> str:
+        return name if name == ABSTAIN else self.g.label(self.g.state.player(name))
+
+    def counts_line(self, counts: dict[str, Fraction]) -> str:
+        seat = {p.name: p.seat for p in self.g.state.players}
+        ranked = sorted(((n, v) for n, v in counts.items() if v), key=lambda c: (-c[1], seat[c[0]]))
+        return "、".join(f"{self.label(n)} {written(v)}票" for n, v in ranked) or "无有效票"
+
+    def missing(self) -> list[Player]:
+        """The living who could vote today and cast nothing."""
+        day = self.g.state.day
+        return [p for p in self.g.state.alive() if p.name not in self.cast and p.name not in day.may_not_vote]
+
+    def text(self, heading: str, counts: dict[str, Fraction], result: str | None, notes: list[str]) -> str:
+        lines = [heading, self.counts_line(counts), self._result(counts, result)]
+        cast = [b for b in self.valid if b[1] != ABSTAIN]
+        if cast:
+            lines.append("票型：")
+            lines += [f"{self.label(v)} → {self.label(t)}" + self._notes(v, w) for v, t, w in cast]
+        for word, names in (("弃权", [v for v, t, _ in self.valid if t == ABSTAIN]), ("未投票", [p.name for p in self.missing()]),
+                            ("无效票", self.void)):
+            if names:
+                lines.append(f"{word}：" + "、".join(self.label(n) + (self._notes(n) if word == "弃权" else "") for n in names))
+        if notes:
+            lines.append("计票说明：" + "；".join(notes))
+        return "\n".join(lines)
+
+    def _notes(self, voter: str, weight: Fraction = Fraction(1)) -> str:
+        """What a ballot carries beyond one vote: its weight, and the 改票 it was."""
+        notes = ([f"{written(weight)}票"] if weight != 1 else []) + ([f"改票，原投 {self.label(self.first[voter])}"] if voter in self.first else [])
+        return f"（{'，'.join(notes)}）" if notes else ""
+
+    def _result(self, counts: dict[str, Fraction], result: str | None) -> str:
+        best = max(counts.values(), default=Fraction(0))
+        top = [n for n, v in counts.items() if v == best and v > 0]
+        tied = f"平票（{'、'.join(self.label(n) for n in top)} 各{written(best)}票），" if len(top) > 1 else ""
+        if self.kind == "election":
+            return f"结果：{tied}" + (f"{self.label(result)} 当选警长" if result else "本局没有警长")
+        if result:  # a tie with a result: 146's "平票时警长投票的角色出局"
+            return f"结果：{tied}{'按警长的票，' if tied else ''}{self.label(result)}"
+        return f"结果：{tied or ('' if top else '无有效票，')}无人出局"
+
+
+def _numbers(counts: dict[str, Fraction]) -> dict[str, int | float]:
+    """Counts as the transcript and the thread show them: 1.5 and 2.5 stay halves, the rest whole."""
+    return {k: (int(v) if v.denominator == 1 else float(v)) for k, v in counts.items()}

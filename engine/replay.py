@@ -10,7 +10,7 @@ from typing import Any
 
 import yaml
 
-from .commands import Act, Ballots, Card, CloseDay, Command, OpenDay
+from .commands import Act, Ballots, Card, CloseDay, Command, Moon, OpenDay
 from .game import Game
 from .lineup import LineupError, check
 
@@ -45,7 +45,11 @@ def load(text: str) -> tuple[Game, list[Any]]:
     seed = doc.get("seed", 0)
     if not isinstance(seed, int):
         raise ScenarioError("seed 应是整数")
-    return Game(ruleset, players, seed=seed), steps
+    options = {key: doc[key] for key in ("moons",) if key in doc}
+    try:
+        return Game(ruleset, players, seed=seed, options=options), steps
+    except ValueError as exc:
+        raise ScenarioError(str(exc)) from exc
 
 
 def command(step: Any) -> Command:
@@ -67,7 +71,8 @@ def command(step: Any) -> Command:
         if "card" in step:
             return Card(color=str(step["card"]), to=str(step.get("to")))
         if "moon" in step:
-            raise ValueError("本局规则没有新月事件")
+            start = step.get("from")
+            return Moon(event=str(step["moon"]), start=None if start is None else str(start))
     raise ValueError(f"无法识别的步骤：{step!r}")
 
 
@@ -101,6 +106,7 @@ def transcript(game: Game, errors: list[dict]) -> dict:
         "sheriff": s.sheriff,
         "lost": s.lost,
         "winner": s.winner,
+        "moons": s.moons,
         "errors": errors,
     }
 

@@ -6,10 +6,12 @@ the skills with real behaviour. The engine calls the hooks; it never names an id
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date, timedelta
 from fractions import Fraction
 from typing import TYPE_CHECKING, Callable
 
 from . import votes
+from .errors import Rejected
 
 if TYPE_CHECKING:
     from .game import Game
@@ -30,7 +32,7 @@ class Role:
 class TimeLimit:
     """A time limit as the post states it: `minutes` after `anchor` (`open`: the next 开门)."""
 
-    anchor: str  # "close" (关门) | "now" (the moment it is asked) | "open" | "clock" (a time of day)
+    anchor: str  # "close" (关门) | "now" (the moment it is asked) | "open" | "clock" (a time of day) | "opened" (the day's 开门)
     minutes: int  # after the anchor; for "clock", after midnight
     text: str  # the post's words
 
@@ -48,6 +50,40 @@ class Skill:
     holders: tuple[str, ...] = ()
     takes_target: bool = True
     targets: int = 1  # how many players one use names (丘比特之箭: two)
+    with_text: bool = False  # `run` also gets the free text sent with it (a private ballot's reason)
+    usage: str = ""  # what to send, where it is not "skill 座位号" (a card's number, a number 0-99...)
+    # the team skill it is added to (154's 姥姥之怒 "在该阵营吸食角色时，可以附加"): sent in the team's
+    # group like the team's own, and with no target it attaches to the team's choice already sent
+    attaches_to: str | None = None
+
+
+@dataclass(frozen=True)
+class DayLength:
+    """讨论日长短 as a post states it: a day opened on date A closes on A+`days` at `at` (minutes after
+    midnight, the forum's time), a day later when its span meets a weekend (`weekend`), except day 1 where
+    `first_exempt`. The director may change it; the bot only proposes it. `text`: the post's words."""
+
+    days: int
+    at: int
+    weekend: bool
+    first_exempt: bool
+    text: str
+
+    def closes(self, opened: date, day_no: int) -> tuple[date, int]:
+        """The date and time of day (minutes) a day opened on `opened` closes."""
+        last = opened + timedelta(days=self.days)
+        span = [opened + timedelta(days=i) for i in range(self.days + 1)]
+        if self.weekend and not (self.first_exempt and day_no == 1) and any(d.weekday() >= 5 for d in span):
+            last += timedelta(days=1)
+        return last, self.at
+
+
+@dataclass(frozen=True)
+class Quota:
+    """How many times something may happen, with the post's words."""
+
+    count: int
+    text: str
 
 
 class Ruleset:
@@ -59,8 +95,6 @@ class Ruleset:
     announce_order: str  # "seat" (电梯楼) | "death"
     limits: dict[str, TimeLimit]
     skills: dict[str, Skill]
-    # what to send for a night slot whose name is not a skill's (the witch's 女巫: either potion)
-    slot_help: dict[str, str] = {}
     # False where a start-of-game choice can reshape the teams (146: "1、游戏开始时，丘比特选择情侣。2、所有角色
     # 的阵营确定，狼人共群，情侣共群，非情侣的两姐妹共群"): the groups are formed when the first phase opens.
     teams_known_when_dealt: bool = True
@@ -72,6 +106,26 @@ class Ruleset:
     # True: the game is judged the moment each death is settled, so a win stops the rest of a
     # settlement; False: only when deaths are published.
     judge_each_death: bool = False
+    # How many substitutes (替补) one character may have (M131: "每名角色仅限更换一次替补"); None where
+    # the post sets no limit.
+    substitutes: Quota | None = None
+    # 行动时限 as the post writes it, line by line: what every player's brief lists
+    deadline_rules: tuple[str, ...] = ()
+    # 讨论日长短: what 开门 proposes as the day's closing time (None: the post sets none)
+    day_length: DayLength | None = None
+    # "关门前一小时不得改票": minutes before 关门 from which a 改票 is void (None: no such rule), with its words
+    change_cutoff: Quota | None = None
+    # the post's words making a 改票 after a speed-up void (None: the post says nothing of it)
+    speed_up_voids_changes: str | None = None
+    # the witch's night slot, whose answer is one of her potions (救药 / 毒药) or 放弃
+    potion_slot: str | None = None
+
+    def configure(self, options: dict) -> dict:
+        """The game's options as this ruleset reads them (146: which new moons are in play); raises
+        ValueError, in Chinese, on one it cannot use."""
+        if options:
+            raise ValueError("本局规则没有这些设置：" + "、".join(options))
+        return {}
 
     def factions(self, g: "Game") -> list[str]:
         """The factions in this game, in the post's order: one that forms during play joins them."""
@@ -100,6 +154,32 @@ class Ruleset:
         """The counts the day just opened holds: its schedule, unless the game changed it."""
         return self.day_votes(g.state.day_no)
 
+    # --- what the bot shows -------------------------------------------------------------------
+    def officers(self, g: "Game") -> list[tuple[str, str | None]]:
+        """The offices every morning and status names, with their holders: the sheriff (146: and the 执警)."""
+        return [("警长", g.state.sheriff)]
+
+    def slot_text(self, g: "Game", who: str, slot: str) -> str | None:
+        """What `who` sends for a night slot that is not one skill's name (`帮助`), from what he still has
+        (the witch's slot: `potion_slot`)."""
+        return None
+
+    def speed_up_needed(self, living: int) -> int:
+        """加速: how many living players must ask. "如果在进程帖中申请加速的玩家大于等于所有存活玩家的二分之一则游戏进程加速"."""
+        return (living + 1) // 2
+
+    def no_vote_card(self, g: "Game") -> str | None:
+        """The card the post gives a living player who did not vote (the director decides), or None."""
+        return None
+
+    def count_notes(self, g: "Game", kind: str, ballots: list[tuple[str, str, Fraction]]) -> list[tuple[str, bool]]:
+        """Every weight that changed this count, each with whether the thread may be told it (a secret
+        mark is the director's only). `ballots`: the valid ones, with their weights."""
+        sheriff = g.state.sheriff
+        if self.sheriff_weight != 1 and any(voter == sheriff for voter, _, _ in ballots):
+            return [(f"警长 {g.label(g.state.player(sheriff))} 的票计为{votes.written(self.sheriff_weight)}票", True)]
+        return []
+
     # --- hooks the engine calls ---------------------------------------------------------------
     def start_game(self, g: "Game") -> None:
         """The first phase is about to open: settle start-of-game choices nobody made."""
@@ -126,7 +206,7 @@ class Ruleset:
         return []
 
     def morning(self, g: "Game", night_deaths: list[str]) -> None:
-        """The day opened after a night: publish who went out."""
+        """A day opened: publish who went out in the night before it (none at the first 开门, or after a day)."""
         g.announce(night_deaths)
 
     def ballot_problem(self, g: "Game", kind: str, voter: str, target: str) -> str | None:
@@ -157,6 +237,14 @@ class Ruleset:
         """Ballots void because of how they stand together (two sisters bound to one target), by voter."""
         return {}
 
+    def vote_weight(self, g: "Game", voter: str, kind: str) -> Fraction:
+        """What one ballot of `voter` counts (the sheriff's: the post's weight)."""
+        return self.sheriff_weight if g.state.sheriff == voter else Fraction(1)
+
+    def public_counts(self, g: "Game", kind: str, counts: dict[str, Fraction]) -> dict[str, Fraction]:
+        """The counts as the thread is told them (a mark the director keeps secret left out)."""
+        return counts
+
     def exile(self, g: "Game", p: "Player") -> None:
         """The exile vote sends `p` out (a ruleset may let him avoid it)."""
         g.kill(p, "投票")
@@ -184,6 +272,36 @@ class Ruleset:
         """Extra votes counted on a player in today's exile (乌鸦 <诽谤>...)."""
         return {}
 
+    def instead(self, g: "Game", player: "Player", cause: str) -> "tuple[Player, str] | None":
+        """Someone else who goes out in `player`'s place, and the cause (146's 试验鸳鸯); None: nobody."""
+        return None
+
+    def target_problem(self, g: "Game", target: "Player", skill: str) -> str | None:
+        """Why a living player may not be the target of `skill` now (146's 狼王的生日); None: he may."""
+        return None
+
+    def closing(self, g: "Game") -> None:
+        """The day is about to close (关门): what happens 即将入夜前."""
+
+    def settled(self, g: "Game") -> None:
+        """The night's settlement is complete: every death of it has gone out."""
+
+    def breach(self, g: "Game", p: "Player") -> None:
+        """`Breach`: `p` broke the rule the day's event sets."""
+        raise Rejected("今天没有可以违反的新月规则")
+
+    def speech_window(self, g: "Game") -> tuple[str, int] | None:
+        """A speech rule of today's that holds for a while from 开门: its name and minutes (146's 英语考试)."""
+        return None
+
+    def day_options(self, g: "Game", name: str) -> list[str]:
+        """What `name` may send today beyond his night slots and the decisions asked of him (`帮助`)."""
+        return []
+
+    def fix_moon(self, g: "Game", event: str, start: str | None, drawn: bool) -> None:
+        """The director fixes the next new-moon draw (`Moon`)."""
+        raise Rejected("本局没有新月事件")
+
     def after_death(self, g: "Game", player: "Player", cause: str) -> None:
         """Whatever a death triggers (a successor, an extra kill...)."""
 
@@ -195,6 +313,13 @@ class Ruleset:
 
     def has_last_words(self, g: "Game", player: "Player", cause: str) -> bool:
         return cause != "红牌"
+
+    def red_card_instead(self, g: "Game", p: "Player", cancelled: list[str]) -> list[str]:
+        """"白天红牌罚下在被投票出局之前": `p`, whom today's count put out, was red-carded the same day and
+        goes out by the red card instead. Undo what his vote-out brought that has not happened yet and
+        give what a red card brings. `cancelled`: the decisions asked of him that were withdrawn.
+        Returns each change, for the director."""
+        return []
 
     def check_end(self, g: "Game") -> None:
         """Judge wins and losses; called each time deaths are published."""

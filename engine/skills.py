@@ -43,6 +43,13 @@ def night_target(g: "Game", actor: "Player", skill: str, target) -> "Player":
     return t
 
 
+def sensed(g: "Game", names: list[str], harm: str) -> str:
+    """<通灵>'s feedback: who was `harm`ed (指杀, 吸精) tonight, by seat and name, or that nobody was."""
+    if not names:
+        return f"通灵：今晚没有角色被{harm}。"
+    return f"通灵：今晚被{harm}的角色是 " + "、".join(g.label(g.state.player(n)) for n in names) + "。"
+
+
 def save(g: "Game", actor: "Player", target, *, slot: str, self_save_refusal: str | None) -> None:
     """救药: once a game, only after the 通灵 feedback, never with 毒药 the same night; it takes 通灵 away.
 
@@ -106,3 +113,36 @@ def hand_over(g: "Game", actor: "Player", target) -> None:
     g.tell("public", f"{g.label(actor)} 将警徽移交给 {g.label(t)}")
     g.tell(f"player:{actor.name}", f"已收到：警徽移交给 {g.label(t)}。")
     g.tell(f"player:{t.name}", "你继任了警长。")
+
+
+def charge_lost(g: "Game", p: "Player", team: str, holder_role: str) -> None:
+    """冲锋 is lost "当任意一名{team}内角色因除红牌罚下以外的原因出局后" (146's 狼王, 154's 姥姥); the holder
+    keeps whose going out took it, for a red card that turns out to have come first (charge_back)."""
+    if p.name not in g.state.teams.get(team, ()):
+        return
+    for holder in g.state.with_role(holder_role):
+        if "冲锋" not in holder.lost:
+            holder.lost.add("冲锋")
+            holder.marks["冲锋"] = p.name
+            if holder.alive:
+                g.tell(f"player:{holder.name}", f"{team}内有角色出局，你失去了<冲锋>。")
+
+
+def charge_back(g: "Game", p: "Player", team: str, holders: list["Player"]) -> list[str]:
+    """`p`'s going out is a red card after all: the 冲锋 it took from `holders` comes back, unless another
+    member of `team` went out other than by a red card. Returns the change, for the director."""
+    s = g.state
+    changes = []
+    for holder in holders:
+        if holder.marks.get("冲锋") != p.name:
+            continue
+        other = next((q.name for q in s.players if q.name in s.teams[team] and q.death and q.death[2] != "红牌"), None)
+        if other:
+            holder.marks["冲锋"] = other
+            continue
+        del holder.marks["冲锋"]
+        holder.lost.discard("冲锋")
+        if holder.alive:
+            g.tell(f"player:{holder.name}", f"{g.label(p)} 改为红牌罚下出局，你重新获得<冲锋>。")
+        changes.append(f"{g.label(holder)} 重新获得<冲锋>（{team}内没有角色因红牌以外的原因出局）")
+    return changes

@@ -339,7 +339,7 @@ class Phase(Recorded):
     the phase (an event's doing), by player name."""
 
     granted: dict[str, set[str]] = field(default_factory=RecordedDict)
-    suspended: dict[str, set[str]] = field(default_factory=RecordedDict)
+    suspended: dict[str, set[str]] = field(default_factory=RecordedDict)  # "*": every skill
 
 
 @dataclass
@@ -367,6 +367,10 @@ class Day(Phase):
     may_not_be_voted: dict[str, str] = field(default_factory=RecordedDict)
     # voter -> the only targets that voter's ballot may name today ("*": every voter not listed)
     only_for: dict[str, frozenset[str]] = field(default_factory=RecordedDict)
+    vote_held: str | None = None  # why today's vote may not be counted now (an event runs the day otherwise)
+    private_votes: bool = False  # the ballots are sent to the director privately, not posted in the thread
+    private_ballots: dict[str, tuple[str, str]] = field(default_factory=dict)  # voter -> (target, reason), as sent
+    moon: str | None = None  # the new-moon event announced today
 
 
 @dataclass
@@ -380,6 +384,7 @@ class Pending(Recorded):
     holds_night: bool = False  # the night's settlement waits for it ("猎人需立即决定<最后一枪>")
     from_close: bool = False  # asked by day with a limit counted from the next 关门
     closed: bool = False  # that 关门 came: the limit has certainly passed by the 开门 after it
+    outlives_close: bool = False  # its limit runs past 关门, so a scenario's `night` step does not end it
 
 
 @dataclass
@@ -405,6 +410,8 @@ class GameState(Recorded):
     tallies: list[dict] = field(default_factory=RecordedList)
     lost: list[str] = field(default_factory=RecordedList)
     winner: str | None = None
+    options: dict[str, Any] = field(default_factory=dict)  # how this game is configured (146: its new moons)
+    moons: list[dict] = field(default_factory=list)  # every announced new-moon event, in order
 
     def player(self, name: str) -> Player | None:
         for p in self.players:

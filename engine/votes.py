@@ -8,6 +8,11 @@ from typing import Callable
 TieRule = Callable[[dict[str, Fraction], list[tuple[str, str, Fraction]], list[str]], str | None]
 
 
+def written(n: Fraction) -> str:
+    """A number of votes as the thread writes it: 1.5 and 2.5 stay halves, the rest whole."""
+    return str(int(n)) if n.denominator == 1 else str(float(n))
+
+
 def nobody(counts, ballots, top):
     """A tie: nobody is elected or sent out."""
     return None
@@ -35,6 +40,8 @@ def count(ballots: list[tuple[str, str, Fraction]], bonus: dict[str, Fraction], 
     if not counts:
         return counts, None
     best = max(counts.values())
+    if best <= 0:  # a count lowered below every vote (146's 统领) sends nobody out
+        return counts, None
     top = [name for name, n in counts.items() if n == best]
     if len(top) == 1:
         return counts, top[0]

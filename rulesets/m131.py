@@ -9,8 +9,9 @@ from fractions import Fraction
 
 from engine import skills
 from engine.errors import Rejected
+from engine.events import DeadlineEnd
 from engine.game import Game
-from engine.ruleset import Role, Ruleset, Skill, TimeLimit
+from engine.ruleset import DayLength, Quota, Role, Ruleset, Skill, TimeLimit
 from engine.skills import living_with_role, once_tonight
 from engine.state import Pending, Player
 
@@ -33,10 +34,14 @@ def recognise(g: Game, actor: Player, target) -> None:
     t = g.living_target(target, "认亲")
     if t.name == actor.name:
         raise Rejected("<认亲>须选择一名其他角色")
+    _side_with(actor, t)
+    g.tell(f"player:{actor.name}", f"已收到：认亲 {g.label(t)}。")
+
+
+def _side_with(actor: Player, t: Player) -> None:
     actor.used.add("认亲")
     actor.faction = t.faction
     actor.marks["认亲"] = t.name
-    g.tell(f"player:{actor.name}", f"已收到：认亲 {g.label(t)}。")
 
 
 # --- night: the pack ---------------------------------------------------------------------------------
@@ -136,7 +141,7 @@ def protect(g: Game, actor: Player, target) -> None:
         raise Rejected("今晚已经决定过是否守护")
     g.night.actions["守护"] = (actor.name, g.night.actions["最后的守护"][1])
     g.mark_done(actor.name, "守护")
-    g.tell(f"player:{actor.name}", f"已收到：守护 {g.night.actions['守护'][1]}。")
+    g.tell(f"player:{actor.name}", f"已收到：守护 {g.label(g.state.player(g.night.actions['守护'][1]))}。")
 
 
 # --- day -----------------------------------------------------------------------------------------------
@@ -159,6 +164,10 @@ def hand_over(g: Game, actor: Player, target) -> None:
     skills.hand_over(g, actor, target)
 
 
+def _slander_key(g: Game) -> str:
+    return f"公示:诽谤:day{g.state.day_no}"
+
+
 class M131(Ruleset):
     id = "M131"
     title = "[M131]粽子"
@@ -173,17 +182,32 @@ class M131(Ruleset):
         Role("锈盾守卫", VILLAGE, 1, summary="夜晚<最后的守护>：得知一名角色当晚是否受到伤害，然后可以守护他"),
         Role("混血儿", VILLAGE, 1, summary="游戏开始时必须<认亲>一名角色，成为与其相同的阵营；被查验始终为村民阵营"),
     )
-    slot_help = {"女巫": "救药 座位号 / 毒药 座位号 / 放弃"}
     first_phase = "night"  # Note 1: "先进行第一夜操作，再进行警长竞选。"
     sheriff_weight = Fraction(3, 2)  # Note 3: "警长投票记为1.5票"
     announce_order = "seat"  # "公示出局名单时按出局角色的电梯楼顺序排序。"
     badge_may_be_torn = True  # Note 3: "可以撕警徽。"
+    substitutes = Quota(1, "每名角色仅限更换一次替补。无法继续进行游戏的角色无法更换替补时红牌罚下。")
     limits = {
         "night": TimeLimit("close", 60, "关门一个小时后，预言家、女巫、乌鸦、锈盾守卫未与导演取得联系，视为放弃夜晚行动。狼队在关门一个小时后仍未提交刀人目标，视为放弃出刀"),
         "feedback": TimeLimit("now", 30, "女巫<通灵>、锈盾守卫<最后的守护>收到反馈后半小时，仍未给导演答复，视为放弃技能行使。"),
         "badge": TimeLimit("close", 30, "警长被投票出局或在第一夜出局，关门三十分钟后仍未与导演取得联系，视为放弃移交警长。"),
         "slander": TimeLimit("close", -60, "乌鸦诽谤对象在关门前1小时公示。"),
     }
+    # 行动时限, as the post writes it
+    deadline_rules = (
+        "警长被投票出局时需要发动技能；夜晚预言家、女巫、乌鸦、锈盾守卫需要发动技能。在关门时间段，无法与导演取得联系，且提前未与导演说明自己的在线情况者，记一张黄牌，情况分为以下数种。",
+        "警长被投票出局或在第一夜出局，关门三十分钟后仍未与导演取得联系，视为放弃移交警长。",
+        "关门一个小时后，预言家、女巫、乌鸦、锈盾守卫未与导演取得联系，视为放弃夜晚行动。狼队在关门一个小时后仍未提交刀人目标，视为放弃出刀，这个时间也可能根据女巫、锈盾守卫的需求提前。",
+        "女巫<通灵>、锈盾守卫<最后的守护>收到反馈后半小时，仍未给导演答复，视为放弃技能行使。",
+        "在次日游戏日开始前，有遗言权利的出局玩家未提交遗言，视为放弃遗言。",
+    )
+    # 讨论日长短: "一般讨论日持续一天，本局周末不延时。" and "当日申请人数在讨论日结束三个小时前（一般为最后一个自然日的
+    # 18:00）" — a day ends at 21:00 of the natural day after the one it opened on (docs/rules-M131.md, Ambiguity 22).
+    day_length = DayLength(1, 21 * 60, weekend=False, first_exempt=False,
+                           text="一般讨论日持续一天，本局周末不延时（讨论日结束三个小时前一般为最后一个自然日的18:00）")
+    change_cutoff = Quota(60, "关门前一小时不允许改票或代投，执行加速时不允许改票。")
+    speed_up_voids_changes = "执行加速时，所有人不可改票，且发言不足或未投票者将不被判罚。"
+    potion_slot = "女巫"
     skills = {
         s.name: s
         for s in (
@@ -216,8 +240,8 @@ class M131(Ruleset):
         for p in g.state.with_role("混血儿"):
             if "认亲" not in p.used:
                 choice = g.state.rng.choice([q for q in g.state.players if q.name != p.name and q.alive])
-                recognise(g, p, choice.name)
-                g.tell(f"player:{p.name}", "你没有在游戏开始前认亲，<认亲>是强制技，已按随机结果认亲。")
+                _side_with(p, choice)
+                g.tell(f"player:{p.name}", f"你没有在游戏开始前认亲。<认亲>是强制技，已随机认亲 {g.label(choice)}，你成为与其相同的阵营。")
                 g.tell("director", f"{g.label(p)} 未选择认亲目标，已随机认亲 {g.label(choice)}")
         for team, members in g.state.teams.items():
             g.set_team(team, members)
@@ -244,8 +268,10 @@ class M131(Ruleset):
                 continue
             members = [p.name for p in pack] if who == PACK else [who]
             g.start_deadline(g.night_key(who, slot), members, slot, "night")
-            if who != PACK:
-                g.tell(f"player:{who}", f"第{g.night.number}夜：你可以发动<{slot}>，关门后1小时内有效；不发动请发送“放弃”。")
+            if slot == "女巫":  # she used 救药 and lost 通灵: only 毒药 is left
+                g.tell(f"player:{who}", f"第{g.night.number}夜：你可以使用<毒药>（发送“毒药 座位号”），关门后1小时内有效；不使用请发送“放弃”。")
+            elif who != PACK:
+                g.tell(f"player:{who}", f"第{g.night.number}夜：你可以发动<{slot}>（发送“{slot} 座位号”），关门后1小时内有效；不发动请发送“放弃”。")
 
     def _witch_done(self, g: Game) -> bool:
         w = living_with_role(g, "女巫")
@@ -297,7 +323,7 @@ class M131(Ruleset):
         # 通灵<强制>: "游戏日夜晚，反馈被指杀的角色。" — the team's 指杀 only: the 附加刀 "不会被女巫<通灵>得知".
         if w and "通灵" not in w.lost and not g.feedback_given(w.name, "通灵") and self._attacks_in(g, with_extra=False):
             attacked = [a["杀人"][1]] if "杀人" in a else []
-            g.give_feedback(w, "通灵", None, attacked, "通灵：今晚被指杀的角色是 " + ("、".join(attacked) or "无人") + "。")
+            g.give_feedback(w, "通灵", None, attacked, skills.sensed(g, attacked, "指杀"))
             if not self._witch_done(g):
                 g.tell(f"player:{w.name}", "请在30分钟内决定：救药 座位号 / 毒药 座位号 / 放弃。")
                 g.start_deadline(g.night_key(w.name, "女巫"), [w.name], "女巫", "feedback")
@@ -309,7 +335,7 @@ class M131(Ruleset):
             target = a["最后的守护"][1]
             harmed = self._harmed(g, target)
             g.give_feedback(guard, "最后的守护", target, harmed,
-                            f"最后的守护：{target} 今晚{'受到了' if harmed else '没有受到'}伤害。30分钟内发送“守护”守护他，或“放弃”。")
+                            f"最后的守护：{g.label(g.state.player(target))} 今晚{'受到了' if harmed else '没有受到'}伤害。30分钟内发送“守护”守护他，或“放弃”。")
             g.start_deadline(g.night_key(guard.name, "守护"), [guard.name], "守护", "feedback")
 
     def resolve_night(self, g: Game) -> list[tuple[str, str]]:
@@ -344,37 +370,90 @@ class M131(Ruleset):
             s.carry["crow_last"] = (g.night.number, a["诽谤"][1])
             s.carry["slander_next"] = a["诽谤"][1]
         seen: set[str] = set()
-        return [(n, c) for n, c in out if not (n in seen or seen.add(n))]
+        out = [(n, c) for n, c in out if not (n in seen or seen.add(n))]
+        if g.night.number == 1:
+            # "第一个夜晚需要公示的信息以及出局名单在警长竞选完毕之后公布" with "不区分警上与警下，所有玩家都可以投票和
+            # 被投票" and "警长……在第一夜出局": night 1's victims go out when the list is published after the
+            # election. Until then they are told nothing and take part in it; the list is the night's.
+            s.carry["held_deaths"] = out
+            g.night.deaths.extend(n for n, _ in out)
+            if out:
+                g.tell("director", "第一夜出局：" + "、".join(f"{g.label(s.player(n))}（{c}）" for n, c in out)
+                       + "。名单在警长竞选完毕之后公布；在此之前他们不会被告知，仍可以投票和被投票。")
+            return []
+        return out
 
     # --- the day -----------------------------------------------------------------------------------------
     def morning(self, g: Game, night_deaths: list[str]) -> None:
-        # "第一个夜晚需要公示的信息以及出局名单在警长竞选完毕之后公布。"
-        if g.state.day_no == 1:
-            g.state.carry["held_deaths"] = night_deaths
-        else:
+        # "第一个夜晚需要公示的信息以及出局名单在警长竞选完毕之后公布。" — night 1's list waits (resolve_night).
+        if g.state.day_no > 1:
             g.announce(night_deaths)
 
     def after_election(self, g: Game, elected: str | None) -> None:
         super().after_election(g, elected)
-        if "held_deaths" in g.state.carry:
-            g.announce(g.state.carry.pop("held_deaths"))
+        self._night_one_out(g)
+
+    def _night_one_out(self, g: Game) -> None:
+        """Night 1's victims go out and are published: after the election, or at day 2's 开门 when it was
+        never counted. One elected is "警长……在第一夜出局": asked for <殉职> as he goes out (after_death).
+        One a red card took out meanwhile is out already and not on the list."""
+        s = g.state
+        if "held_deaths" not in s.carry:
+            return
+        out = []
+        for name, cause in s.carry.pop("held_deaths"):
+            if s.player(name).alive:
+                out.append(name)
+                g.kill(s.player(name), cause, at=("night", 1))
+        g.fresh[:] = [n for n in g.fresh if n not in out]  # published in the list below, not by day
+        g.announce(out)
 
     def begin_day(self, g: Game) -> None:
         s = g.state
         if "held_deaths" in s.carry and s.day_no > 1:  # the election was never counted
-            g.announce(s.carry.pop("held_deaths"))
+            self._night_one_out(g)
         # 诽谤: "其在下一个游戏日投票时被投票数多计一票" and "诽谤仅对放逐投票有效，对警长竞选投票无效" — the
         # next game day after night 1 is the 警长竞选日, so night 1's 诽谤 counts nowhere.
         s.carry["slander_today"] = s.carry.pop("slander_next", None)
         target = s.carry["slander_today"]
         if target and "exile" in s.day.votes:
-            g.start_deadline(f"公示:诽谤:day{s.day_no}", [], "公示被诽谤的角色", "slander")
+            g.start_deadline(_slander_key(g), [], "公示被诽谤的角色", "slander")
 
     def timeout(self, g: Game, key: str) -> list[str]:
         s = g.state
-        if key == f"公示:诽谤:day{s.day_no}" and s.carry.get("slander_today"):
+        if key == _slander_key(g) and g.phase == "day" and s.carry.get("slander_today") and not s.carry.get("slander_shown"):
+            s.carry["slander_shown"] = True
             g.tell("public", f"乌鸦诽谤的角色：{g.label(s.player(s.carry['slander_today']))}（今天放逐投票多计一票）")
             return [key]
+        return []
+
+    def closing(self, g: Game) -> None:
+        # "乌鸦诽谤对象在关门前1小时公示" belongs to the day: a day closed before that hour publishes nothing in
+        # the night (the count, if made, named the 诽谤 among its weights).
+        s = g.state
+        if s.carry.get("slander_today") and "exile" in s.day.votes and not s.carry.pop("slander_shown", False):
+            g.emit(DeadlineEnd(_slander_key(g)))
+            g.tell("director", "今天提前关门，乌鸦诽谤的公示时间（关门前1小时）未到：不再公示。")
+
+    def count_notes(self, g: Game, kind: str, ballots: list) -> list[tuple[str, bool]]:
+        notes = super().count_notes(g, kind, ballots)
+        if kind == "exile" and (bonus := self.exile_bonus(g)):
+            notes += [(f"乌鸦诽谤：{g.label(g.state.player(name))} 多计一票", True) for name in bonus]
+        return notes
+
+    def no_vote_card(self, g: Game) -> str | None:
+        # 投票规则: "讨论结束时，未回复投票帖者将被判罚黄牌"; 潜水: "在未执行加速的讨论日未投票" (黄牌);
+        # 讨论日长短: "执行加速时，所有人不可改票，且发言不足或未投票者将不被判罚。"
+        if g.state.carry.get("sped_up"):
+            return None
+        return "讨论结束时，未回复投票帖者将被判罚黄牌（执行加速时不判罚）"
+
+    def day_options(self, g: Game, name: str) -> list[str]:
+        # 自爆: "除竞选日外的游戏日白天" — a wolf's (the 感染白痴's too) for as long as today's vote is not counted
+        p, day = g.state.player(name), g.state.day
+        if (g.phase == "day" and p.alive and p.role in ("狼人", "感染白痴") and "exile" in day.votes
+                and "exile" not in day.counted and not day.called_off):
+            return ["<自爆>：发送“自爆”（你出局，今天不再投票，已发表的投票无效）"]
         return []
 
     def exile_bonus(self, g: Game) -> dict[str, Fraction]:
@@ -387,13 +466,29 @@ class M131(Ruleset):
     def after_death(self, g: Game, p: Player, cause: str) -> None:
         s = g.state
         if s.carry.get("badge_of") == p.name and cause != "红牌":
-            # 殉职 is asked when the death is public: at once by day, at 开门 after a night.
+            # 殉职: "警长并非因红牌罚下而出局后，可以选择一名未出局的角色来继任警长" — every way out but the red card.
+            # The limit "警长被投票出局或在第一夜出局，关门三十分钟后" names the two whose death is published at a
+            # 关门 (the count; night 1's list after the election); a sheriff out on a later night has it from
+            # the 关门 of the day his death is published. Asked when the death is public: at once by day,
+            # at 开门 after a night.
             g.when_public("殉职", p)
         if p.role == "感染白痴" and cause == "投票":
             # 假痴不癫<强制>: "若其是第一个在白天出局的狼人 … 附加刀 …；若其不是第一个在白天出局的狼人 … 查验".
             # Its own <自爆> "不会触发<假痴不癫>" (cause 自爆 never reaches here).
             earlier = [q for q in s.players if q.name in s.teams[PACK] and q.name != p.name and q.death and q.death[0] == "day"]
             s.carry["next_night_extra"] = "查验" if earlier else "附加刀"
+
+    def red_card_instead(self, g: Game, p: Player, cancelled: list[str]) -> list[str]:
+        s = g.state
+        changes = []
+        if p.role == "感染白痴" and s.carry.pop("next_night_extra", None):
+            # 假痴不癫<强制>: "当感染白痴因投票出局时" — he did not go out by the vote.
+            changes.append("取消<假痴不癫>：狼群下一个夜晚没有附加刀或查验")
+        if "殉职" in cancelled:
+            # "红牌罚下出局的角色……不能发动警长<殉职>": nobody succeeds him.
+            g.tell("public", f"{g.label(p)} 被红牌罚下，不能发动<殉职>，本局不再有警长")
+            changes.append("本局不再有警长")
+        return changes
 
     def public(self, g: Game, what: str, p: Player) -> None:
         # 殉职, once the sheriff's death is public (Game.when_public)

@@ -11,7 +11,7 @@ from fractions import Fraction
 from engine import skills, votes
 from engine.errors import Rejected
 from engine.game import ABSTAIN, Game
-from engine.ruleset import Role, Ruleset, Skill, TimeLimit
+from engine.ruleset import Quota, Role, Ruleset, Skill, TimeLimit
 from engine.skills import living_with_role, night_target, once_tonight
 from engine.state import Pending, Player
 
@@ -184,18 +184,27 @@ def charge(g: Game, actor: Player, target) -> None:
 
 
 def fury(g: Game, actor: Player, target) -> None:
-    # 姥姥之怒【限定技】: "在该阵营吸食角色时，可以附加姥姥之怒。被附加此技能死去的角色立即出局，蛊女和郎中技能皆对其
-    # 束手无策。此技能每局游戏仅限使用一次。" It is sent as the group's 吸精 itself ("姥姥之怒 座位号"), so the
-    # group's step is whole the moment it is in and 通灵 never waits on a fury that may or may not come.
+    # 姥姥之怒【限定技】: "任意游戏日夜晚，在该阵营吸食角色时，可以附加姥姥之怒。被附加此技能死去的角色立即出局，蛊女和
+    # 郎中技能皆对其束手无策。此技能每局游戏仅限使用一次。" Attached to the group's 吸精 of the night: sent with a
+    # target it is that 吸精 ("姥姥之怒 座位号"); sent bare it joins the 吸精 already sent, until the night
+    # settles. Nothing waits for it: 通灵 comes once the 吸精 is in, and the fury may follow it.
     if "姥姥之怒" in actor.used:
         raise Rejected("<姥姥之怒>每局游戏仅限使用一次，已经用过")
     _ghosts_may_suck(g)
-    if g.night.actions.get("吸精") or g.decided(COVEN, "吸精"):
-        raise Rejected("女鬼群今晚的<吸精>已经提交或放弃：<姥姥之怒>须随吸精一起发送（“姥姥之怒 座位号”代替“吸精 座位号”）")
-    t = g.living_target(target, "姥姥之怒")
+    sent = g.night.actions.get("吸精")
+    if sent is None and g.decided(COVEN, "吸精"):
+        raise Rejected("女鬼群今晚已经放弃<吸精>或已超过时限：<姥姥之怒>没有可以附加的吸精")
+    if sent is None and target is None:
+        raise Rejected("女鬼群今晚还没有<吸精>：发送“姥姥之怒 座位号”吸精并附加姥姥之怒，或在女鬼群吸精之后发送“姥姥之怒”")
+    t = g.living_target(target, "姥姥之怒") if target is not None else g.state.player(sent[1])
+    if sent and t.name != sent[1]:
+        raise Rejected(f"女鬼群今晚已经吸精 {g.label(g.state.player(sent[1]))}：<姥姥之怒>只能附加到这次吸精（发送“姥姥之怒”）")
     actor.used.add("姥姥之怒")
-    g.night.actions["吸精"] = (actor.name, t.name)
     g.night.actions["姥姥之怒"] = (actor.name, t.name)
+    if sent:
+        g.tell(f"team:{COVEN}", f"{actor.name} 为今晚的吸精 {g.label(t)} 附加了<姥姥之怒>。已确认，不能更改。")
+        return
+    g.night.actions["吸精"] = (actor.name, t.name)
     g.mark_done(COVEN, "吸精")
     g.tell(f"team:{COVEN}", f"{actor.name} 提交了今晚的吸精：{g.label(t)}，附加<姥姥之怒>。已确认，不能更改。")
 
@@ -254,7 +263,7 @@ class R154(Ruleset):
     # "八人人中包含宁采臣" and "兄弟赶考书生不存在宁采臣": one of the 8 赶考书生 is secretly 宁采臣.
     # 女鬼阵营: "开局与小倩和其他女鬼共群"; 兄弟考生: "导演会为女鬼阵营，兄弟赶考书生各自建立一个QQ群".
     roles = (
-        Role("树精姥姥", GHOSTS, 1, team=COVEN, summary="与女鬼群共同<吸精>；<冲锋>：每晚可以另外吸精一名角色，女鬼群内有角色非因红牌出局后失去；<姥姥之怒>（每局一次）：随女鬼群的吸精发送，该吸精不能被救药和针灸阻止"),
+        Role("树精姥姥", GHOSTS, 1, team=COVEN, summary="与女鬼群共同<吸精>；<冲锋>：每晚可以另外吸精一名角色，女鬼群内有角色非因红牌出局后失去；<姥姥之怒>（每局一次）：附加到女鬼群当晚的吸精（“姥姥之怒 座位号”吸精并附加，或吸精之后发送“姥姥之怒”），该吸精不能被救药和针灸阻止"),
         Role("小倩", GHOSTS, 1, team=COVEN, summary="与女鬼群共同<吸精>；<执子之手>：前三夜每晚寻找一次宁采臣，找到则他加入女鬼阵营；<殉情>（强制）：宁采臣因女鬼阵营吸精出局时殉情出局"),
         Role("女鬼", GHOSTS, 3, team=COVEN, summary="与女鬼群共同<吸精>"),
         Role("黑山老妖", YAO, 1, summary="每两晚（1-2、3-4…）中一晚可以<吸精>一名角色，一晚可以<妖隐>：当晚被吸精不出局，被道士查验为书生阵营"),
@@ -266,7 +275,6 @@ class R154(Ruleset):
         Role("赶考书生", SCHOLARS, 8, summary="没有技能"),
         Role(NING, SCHOLARS, 1, hidden_as="赶考书生", summary="（隐藏身份：本人收到的身份是赶考书生）<以爱之名>、<命中注定>"),
     )
-    slot_help = {"蛊女": "救药 座位号 / 毒药 座位号 / 放弃", "黑山老妖": "吸精 座位号 / 妖隐 / 放弃"}
     first_phase = "night"  # 总体流程: "0、分发身份。1、所有角色的阵营确定。……2、进入夜晚"
     sheriff_weight = Fraction(3, 2)  # 带队<强制>: "计算投票数量时警长投出的票计为1.5票。"
     announce_order = "death"  # "公示出局名单时按角色出局的顺序排序。"
@@ -280,13 +288,41 @@ class R154(Ruleset):
         "badge": TimeLimit("close", 30, "警长被投票出局，关门三十分钟后仍未与导演取得联系，警长随机指定。"),
         "blade": TimeLimit("close", 30, "关门半小时后，郎中、道士、小倩、刀客、女鬼阵营/黑山老妖未与导演取得联系，均为放弃夜晚行动。"),
     }
+    # 行动时限, as the post writes it
+    deadline_rules = (
+        "警长在投票结束后需要发动技能；",
+        "警长被投票出局，关门三十分钟后仍未与导演取得联系，警长随机指定。随机移交的方式由导演组提前安排，游戏结束以后公示。",
+        "关门半小时后，郎中、道士、小倩、刀客、女鬼阵营/黑山老妖未与导演取得联系，均为放弃夜晚行动。",
+        "夜晚十点前、蛊女仍未给导演答复，视为放弃夜晚行动。",
+        "在次日游戏日开始前，有遗言权利的出局玩家未提交遗言，视为放弃遗言。",
+    )
+    # 讨论日长短: the post sets none ("投票帖与讨论日一同开门，一同关门"): the director names each closing time.
+    change_cutoff = Quota(60, "白天结束前一个小时不得改票，时间以论坛发帖时间为准。")
+    potion_slot = "蛊女"
+
+    def slot_text(self, g: Game, who: str, slot: str) -> str | None:
+        # 黑山老妖: "游戏日每两晚（1-2晚、3-4晚，以此类推）选择一晚，可以吸精……选择一晚，可以发动妖隐" — what this pair of nights leaves him
+        if slot == "黑山老妖":
+            left = _yao_options(g.state.player(who), g.night.number)
+            return " / ".join([{"吸精": "吸精 座位号", "妖隐": "妖隐"}[o] for o in left] + ["放弃"])
+        return None
+
+    def speed_up_needed(self, living: int) -> int:
+        # 玩家须知 8: "若场上未出局的玩家过半数同意加速则执行加快进程" — more than half
+        return living // 2 + 1
+
+    def no_vote_card(self, g: Game) -> str | None:
+        # 投票规则: "没有投票（或弃票）的玩家将记作一张黄牌"; 潜水: "在未加快进程的任一讨论日未投票" — a sped-up day's is not judged
+        if g.state.carry.get("sped_up"):
+            return None
+        return "没有投票（或弃票）的玩家将记作一张黄牌（加快进程后不判罚）"
     skills = {
         s.name: s
         for s in (
             # team: the ghosts' 吸精 is sent for the group by any living member; 黑山老妖 sends his own
             Skill("吸精", "night", suck, aliases=("吸",), team=True),
             Skill("冲锋", "night", charge, aliases=("冲",), holders=("树精姥姥",)),
-            Skill("姥姥之怒", "night", fury, aliases=("怒",), holders=("树精姥姥",)),
+            Skill("姥姥之怒", "night", fury, aliases=("怒",), holders=("树精姥姥",), attaches_to="吸精"),
             Skill("额外吸精", "night", extra_suck, aliases=("痴情", "额外"), team=True),
             Skill("执子之手", "night", search, aliases=("寻找", "找"), holders=("小倩",)),
             Skill("妖隐", "night", hide, aliases=("隐",), takes_target=False, holders=("黑山老妖",)),
@@ -399,7 +435,7 @@ class R154(Ruleset):
         if gu and "通灵" not in gu.lost and not g.feedback_given(gu.name, "通灵") and not waiting & set(SUCK_SLOTS):
             seat = {p.name: p.seat for p in g.state.players}
             sucked = sorted({t for _, t in self._sucks(g)}, key=seat.get)
-            g.give_feedback(gu, "通灵", None, sucked, "通灵：今晚被吸精的角色是 " + ("、".join(sucked) or "无人") + "。")
+            g.give_feedback(gu, "通灵", None, sucked, skills.sensed(g, sucked, "吸精"))
 
     def resolve_night(self, g: Game) -> list[tuple[str, str]]:
         """The night's deaths in the order they go out: (4) 天命, (5) 姥姥之怒 ("立即出局"), the second empty
@@ -481,11 +517,8 @@ class R154(Ruleset):
     # --- deaths -----------------------------------------------------------------------------------------
     def after_death(self, g: Game, p: Player, cause: str) -> None:
         s = g.state
-        if p.name in s.teams[COVEN] and cause != "红牌":
-            for lao in s.with_role("树精姥姥"):
-                if "冲锋" not in lao.lost:
-                    lao.lost.add("冲锋")
-                    g.tell(f"player:{lao.name}", "女鬼群内有角色出局，你失去了<冲锋>。")
+        if cause != "红牌":
+            skills.charge_lost(g, p, COVEN, "树精姥姥")
         if cause == "天命":
             self._heir(g, p)
         if p.role == NING:
@@ -519,14 +552,25 @@ class R154(Ruleset):
         # 殉情【强制技】: "若女鬼阵营当晚吸精之人为宁采臣，小倩痛不欲生，当即殉情出局。" and "因女鬼阵营<吸精>死亡时，
         # 小倩触发<殉情>": when the ghosts' 吸精 (the group's, 冲锋 or 额外吸精) takes him out. Not after 天命
         # ("与小倩一刀两断") nor three nights ("被吸精小倩不再殉情"). Once they share the group any going out does
-        # ("但小倩采臣共群后会触发<殉情>" — even a red card).
+        # ("但小倩采臣共群后会触发<殉情>" — even a red card). "游戏进行期间以任何方式出局的角色均不公示其身份": only
+        # "因女鬼阵营<吸精>死亡时，小倩触发<殉情>，两人出局后，公示身份" — not after any other way out.
         fate = _fate(ning)
         by_ghosts = cause in ("吸精", "冲锋") and g.phase == "night" and any(
             slot in GHOST_SUCKS and target == ning.name for slot, target in self._sucks(g))
         qian = next(iter(g.state.with_role("小倩")), None)
         if qian and qian.alive and (fate == FOUND or (fate is None and by_ghosts)):
-            g.state.carry["reveal"] = [ning.name, qian.name]
+            if by_ghosts:
+                g.state.carry["reveal"] = [ning.name, qian.name]
             g.kill(qian, "殉情")
+
+    def red_card_instead(self, g: Game, p: Player, cancelled: list[str]) -> list[str]:
+        # "红牌罚下出局的角色没有遗言权利，不能发动以下技能：刀客<最后一刀>、警长<殉职>。但小倩采臣共群后会触发<殉情>。
+        # 红牌罚下的警长警徽随机移交。" A 殉情 stands; so does a blade already fallen.
+        changes = skills.charge_back(g, p, COVEN, g.state.with_role("树精姥姥"))
+        if "殉职" in cancelled:
+            self._random_sheriff(g, f"{g.label(p)} 被红牌罚下")
+            changes.append(f"警徽随机移交给 {g.label(g.state.player(g.state.sheriff))}" if g.state.sheriff else "没有可以继任警长的角色")
+        return changes
 
     def public(self, g: Game, skill: str, p: Player) -> None:
         # asked when the death is public: at once by day, at 开门 after a night (Game.when_public)

@@ -1,18 +1,25 @@
 """The director's private-chat commands. Every answer goes out through the outbox."""
 from __future__ import annotations
 
+import logging
 import re
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Awaitable, Callable
 
-from engine import Act, Ballots, Card, CloseDay, FactionLoss, OpenDay, ResolveNight, Timeout
-from engine.commands import from_dict
-from rulesets import RULESETS
+from tortoise.transactions import in_transaction
 
-from . import groups, parse
+from engine import Act, Ballots, Card, CloseDay, FactionLoss, OpenDay, ResolveNight, SpeedUp, Timeout
+from engine.typed import number, quoted
+from rulesets import RULESETS
+from rulesets import get as get_ruleset
+
+from . import corrections, groups, history, moons, parse
 from .games import Service, ServiceError, Table
 from .models import CommandRow, DeadlineRow, GameRow, SeatRow
-from .texts import CHINA, clock, director_status, until
+from .texts import NO_DIRECTORS, brief, clock, director_status, identity_table, key_name, limit_name, until, zone
+
+log = logging.getLogger(__name__)
 
 HELP = """导演指令（私聊发送；多局同时进行时在指令前加“#编号 ”指定游戏）：
 新游戏 规则 [标题] —— 规则：{rulesets}
@@ -20,54 +27,100 @@ HELP = """导演指令（私聊发送；多局同时进行时在指令前加“#
 检查 —— 检查每名玩家是否已加我为好友
 分配 随机 | 分配 固定（之后每行“角色名 身份”）
 开始 —— 私聊每名玩家身份，分配队伍群
-关门 / 开门 [关门时间，如 12-01 22:00]
-竞选 票 / 投票 票 —— 票：粘贴投票帖（首行写发帖角色名），或“投票人:对象 …”
+关门 / 开门 [关门时间，如 12-01 22:00]（不写时间则按规则的讨论日长短）/ 关门时间 12-01 22:00（更改今天的关门时间）
+竞选 票 / 投票 票 —— 票：粘贴投票帖（首行写发帖角色名，可带“发表于 时间”），或“投票人:对象 …”
+重新计票 [竞选|投票] 票 —— 用新的投票帖代替今天的计票（先显示变化，确认后执行）
+撤销 / 撤销 编号 —— 列出本阶段导演的操作 / 撤销其中一条（先显示变化，确认后执行）；确认 / 取消
+加速 [时间] 角色 角色 … —— 记录在进程帖申请加速的玩家；加速 强制 —— 导演执行加速
 发牌 蓝牌|黄牌|红牌 角色
 替补 角色 新QQ号 / 协助 QQ号（添加协助导演）
 代 角色 技能 [目标] —— 代玩家行动（覆盖）
 超时 角色 —— 该角色进行中的时限立即到期
 结算 —— 行动收齐后立即结算夜晚
 判负 阵营 / 状态 / 日志 / 游戏
-群池 / 群池 添加 群号 [原群名] / 群池 移除 群号"""
+群池 / 群池 添加 群号 [原群名] / 群池 移除 群号
+新月（146）：新月设置 [无 | 事件名 …]（第一次开门前）/ 新月 事件名 [起始角色]（论坛上抽取的新月）/
+违规 角色（违反当天新月规则：在投票帖投票的私聊投票日、无我无狼、英语考试…）/ 私票（今天的私聊投票）/ 计票（现在统计私聊投票）"""
 
 Friends = Callable[[], Awaitable[set[str]]]
 
 
-async def handle(service: Service, qq: str, text: str, friends: Friends) -> str | None:
-    """Run one director command; returns the reply (None: not a director command)."""
+@dataclass(frozen=True)
+class QQSide:
+    """What a command may ask OneBot: the bot's friends, a group's members (None: not available)."""
+
+    friends: Friends
+    members: groups.Members | None = None
+
+
+# what a finished game still answers; every other command would change it
+READ_ONLY = {"状态", "日志", "检查"}
+STATUS = {"roster": "筹备中", "running": "进行中", "over": "已结束"}
+ANY_TIME = {"帮助", "导演帮助", "新游戏", "群池", "游戏"}  # commands that need no game
+NO_ONEBOT = "现在连不上QQ（OneBot），无法检查队伍群的成员：什么都没有改变，请稍后再发送。"
+
+
+async def handle(service: Service, qq: str, text: str, friends: Friends, members: groups.Members | None = None) -> str | None:
+    """Run one director command; returns the reply (None: not a director command).
+
+    `members` reads a group's member list from OneBot (for 群池 添加 and 开始)."""
     body = text.strip()
     chosen = None
     if m := re.match(r"#(\d+)\s+", body):
-        chosen, body = int(m.group(1)), body[m.end():]
+        chosen, body = number(m.group(1), 9), body[m.end():]
+        if chosen is None:
+            return f"没有编号为 #{quoted(m.group(1))} 的游戏"
     word, _, rest = body.partition("\n") if " " not in body.split("\n", 1)[0] else body.partition(" ")
     word, rest = word.strip(), rest.strip()
+    if word not in COMMANDS and word not in ANY_TIME:
+        return None
+    if len(body) > parse.DIRECTOR_LIMIT:
+        return str(parse.TooLong(len(body), parse.DIRECTOR_LIMIT))
+    try:
+        return await _command(service, qq, word, rest, chosen, QQSide(friends, members))
+    except (ServiceError, parse.ParseError) as exc:
+        return str(exc)
+    except groups.Unreachable:
+        return NO_ONEBOT
+
+
+async def _command(service: Service, qq: str, word: str, rest: str, chosen: int | None, side: QQSide) -> str | None:
     if word in ("帮助", "导演帮助"):
         return HELP.format(rulesets="、".join(RULESETS))
     if word == "新游戏":
+        if not service.superusers:
+            return NO_DIRECTORS
         if qq not in service.superusers:
             return "只有配置的导演（SUPERUSERS）可以创建游戏"
         ruleset, _, title = rest.partition(" ")
-        try:
-            row = await service.create(qq, ruleset.strip(), title.strip())
-        except ServiceError as exc:
-            return str(exc)
+        title = title.strip()
+        if len(title) > parse.TITLE_LIMIT:
+            return f"标题太长：{len(title)}字，最多{parse.TITLE_LIMIT}字。"
+        row = await service.create(qq, ruleset.strip(), title)
         return f"已创建游戏 #{row.id}（{row.ruleset}）。下一步：发送“名单”，之后每行“角色名 QQ号”。"
     if word == "群池":
-        return await _pool(rest)
+        return await _pool(service, rest, side)
     if word == "游戏":
         rows = await _mine(qq)
-        return "\n".join(f"#{r.id} {r.title}（{r.ruleset}，{r.status}）" for r in rows) or "你还没有游戏"
-    t = await _current(service, qq, chosen)
+        return "\n".join(f"#{r.id} {r.title}（{r.ruleset}，{STATUS[r.status]}）" for r in rows) or "你还没有游戏"
+    mine = _live(service, qq)
+    t = await _current(service, qq, mine, chosen)
     if t is None:
-        return None if word not in COMMANDS else "你没有进行中的游戏。发送“新游戏 规则”创建一局。"
-    if word not in COMMANDS:
-        return None
+        return "你没有进行中的游戏。发送“新游戏 规则”创建一局。"
+    # with several games running, a bare command says which one it went to
+    which = f"（#{t.row.id} {t.row.title}）" if chosen is None and len([r for r in mine if r.status != "over"]) > 1 else ""
+    if t.row.status == "over" and word not in READ_ONLY:
+        return f"{which}未执行：游戏已经结束"
     try:
-        return await COMMANDS[word](service, t, qq, rest, friends)
-    except ServiceError as exc:
-        return str(exc)
-    except parse.ParseError as exc:
-        return str(exc)
+        return which + await COMMANDS[word](service, t, qq, rest, side)
+    except (ServiceError, parse.ParseError, groups.Unreachable):
+        raise
+    except Exception as exc:
+        # whatever broke, the game is as stored: the copy in memory may be half changed
+        log.exception("director command %r of game %s failed", word, t.row.id)
+        if service.tables.get(t.row.id) is t:
+            service.tables.pop(t.row.id)
+        return f"出错了：“{word}”没有执行，游戏保持原样（{type(exc).__name__}，详见日志）。请稍后再试。"
 
 
 async def _mine(qq: str) -> list[GameRow]:
@@ -80,9 +133,11 @@ def _live(service: Service, qq: str) -> list[GameRow]:
     return sorted((r for r in service.live.values() if qq in r.directors and r.status != "over"), key=lambda r: -r.id)
 
 
-async def _current(service: Service, qq: str, chosen: int | None) -> Table | None:
-    live = [r for r in _live(service, qq) if chosen is None or r.id == chosen]
-    if not live:  # only a finished game left (its 日志): the newest one, or the one chosen
+async def _current(service: Service, qq: str, mine: list[GameRow], chosen: int | None) -> Table | None:
+    """The game a command is for: of `mine` (his games not over, newest first), the newest or the one
+    chosen; with none of those, a finished game of his (its 日志), asked of the database."""
+    live = [r for r in mine if chosen is None or r.id == chosen]
+    if not live:
         query = GameRow.filter(director_rows__qq=qq)
         row = await (query.filter(id=chosen) if chosen is not None else query.order_by("-id")).first()
         live = [row] if row else []
@@ -91,35 +146,47 @@ async def _current(service: Service, qq: str, chosen: int | None) -> Table | Non
 
 def _seat(t: Table, spec: str) -> SeatRow | None:
     """A seat by character name or seat number."""
-    return next((s for s in t.seats if s.name == spec or str(s.seat) == spec), None)
+    seat = number(spec, 3)
+    return next((s for s in t.seats if s.name == spec or s.seat == seat), None)
 
 
 def _lines(rest: str) -> list[tuple[str, str]]:
+    """Lines of two words (`角色名 QQ号`, `角色名 身份`); a character's name is bounded in length."""
     pairs = []
     for line in rest.splitlines():
         parts = line.replace("，", " ").replace(",", " ").replace("：", " ").replace(":", " ").split()
         if not parts:
             continue
         if len(parts) != 2:
-            raise ServiceError(f"这一行看不懂：“{line.strip()}”。每行应为两项，用空格分隔。")
+            raise ServiceError(f"这一行看不懂：“{quoted(line.strip())}”。每行应为两项，用空格分隔。")
+        if len(parts[0]) > parse.NAME_LIMIT:
+            raise ServiceError(f"角色名“{quoted(parts[0])}”太长：最多{parse.NAME_LIMIT}字。")
         pairs.append((parts[0], parts[1]))
     return pairs
 
 
-async def _roster(service: Service, t: Table, qq: str, rest: str, friends: Friends) -> str:
-    await service.set_roster(t, _lines(rest))
+def _roster_qq(name: str, text: str) -> str:
+    qq = parse.qq_number(text)
+    if qq is None:
+        kind = "QQ号：QQ号是5到11位数字" if text.isdecimal() else "数字"
+        raise ServiceError(f"“{name}”后面的QQ号“{quoted(text)}”不是{kind}")
+    return qq
+
+
+async def _roster(service: Service, t: Table, qq: str, rest: str, side: QQSide) -> str:
+    await service.set_roster(t, [(name, _roster_qq(name, given)) for name, given in _lines(rest)])
     return "名单已保存：\n" + "\n".join(f"{s.seat}号 {s.name} {s.qq}" for s in t.seats) + "\n下一步：“检查”，然后“分配 随机”。"
 
 
-async def _check(service: Service, t: Table, qq: str, rest: str, friends: Friends) -> str:
-    have = await friends()
+async def _check(service: Service, t: Table, qq: str, rest: str, side: QQSide) -> str:
+    have = await side.friends()
     missing = [s for s in t.seats if s.qq not in have]
     if not missing:
         return "每名玩家都已加我为好友，可以私聊。"
     return "以下玩家还没有加我为好友，私聊可能失败：\n" + "\n".join(f"{s.seat}号 {s.name}（{s.qq}）" for s in missing)
 
 
-async def _assign(service: Service, t: Table, qq: str, rest: str, friends: Friends) -> str:
+async def _assign(service: Service, t: Table, qq: str, rest: str, side: QQSide) -> str:
     mode, _, lines = rest.partition("\n")
     if mode.strip() == "随机":
         await service.assign(t, None)
@@ -130,14 +197,24 @@ async def _assign(service: Service, t: Table, qq: str, rest: str, friends: Frien
     return "请发送“分配 随机”，或“分配 固定”后每行“角色名 身份”。"
 
 
-async def _start(service: Service, t: Table, qq: str, rest: str, friends: Friends) -> str:
+async def _start(service: Service, t: Table, qq: str, rest: str, side: QQSide) -> str:
+    if t.row.status != "roster":
+        raise ServiceError("游戏已经开始")
+    if not t.seats or any(s.role is None for s in t.seats):
+        raise ServiceError("请先分配身份（“分配 随机”或“分配 固定”）")
+    if side.members is None:
+        raise groups.Unreachable()
+    # before any group is lent: every free pool group holds nobody but the bot
+    for note in await groups.before_lending(service, side.members, t.row.id):
+        await service.tell_directors(t, note)
     await service.start(t)
     rules = t.game.rules
     first = "关门" if rules.first_phase == "night" else "开门"
     # the ruleset's own start skills (M131's 认亲, 146's 丘比特之箭; 154 has none)
     starts = "、".join(s.name for s in rules.skills.values() if s.when == "start")
     wait = f"开局技能（如{starts}）收齐后，" if starts else ""
-    return f"游戏已开始，每名玩家都已收到身份。{wait}发送“{first}”进入第一个{'夜晚' if first == '关门' else '白天'}。"
+    return (f"游戏已开始，每名玩家都已收到身份。{wait}发送“{first}”进入第一个{'夜晚' if first == '关门' else '白天'}。\n"
+            "身份表：\n" + identity_table(rules, t.seats))
 
 
 async def _submit(service: Service, t: Table, qq: str, cmd) -> str:
@@ -145,12 +222,12 @@ async def _submit(service: Service, t: Table, qq: str, cmd) -> str:
     return "已执行。" if outcome.ok else f"未执行：{outcome.error}"
 
 
-async def _close(service: Service, t: Table, qq: str, rest: str, friends: Friends) -> str:
+async def _close(service: Service, t: Table, qq: str, rest: str, side: QQSide) -> str:
     return await _submit(service, t, qq, CloseDay())
 
 
 def _when(text: str, now: datetime) -> datetime:
-    local = now.astimezone(CHINA)
+    local = now.astimezone(zone())
     for fmt in ("%m-%d %H:%M", "%H:%M"):
         try:
             parsed = datetime.strptime(text, fmt)
@@ -162,161 +239,297 @@ def _when(text: str, now: datetime) -> datetime:
         elif at <= local:
             at += timedelta(days=1)
         return at
-    raise ServiceError(f"看不懂时间“{text}”，请写成“12-01 22:00”或“22:00”")
+    raise ServiceError(f"看不懂时间“{quoted(text)}”，请写成“12-01 22:00”或“22:00”")
 
 
-async def _open(service: Service, t: Table, qq: str, rest: str, friends: Friends) -> str:
-    # a closing time belongs to one day: without a new one, limits wait for the actual 关门
-    t.row.planned_close = _when(rest, service.now()) if rest else None
-    await t.row.save()
-    reply = await _submit(service, t, qq, OpenDay())
+def _proposed_close(service: Service, t: Table) -> datetime | None:
+    """讨论日长短: when the day about to open closes by the post's rule (None: the post sets none)."""
+    length = t.game.rules.day_length if t.game else None
+    if length is None:
+        return None
+    local = service.now().astimezone(zone())
+    day, minutes = length.closes(local.date(), t.game.state.day_no + 1)
+    return datetime(day.year, day.month, day.day, minutes // 60, minutes % 60, tzinfo=zone())
+
+
+async def _open(service: Service, t: Table, qq: str, rest: str, side: QQSide) -> str:
+    # a closing time belongs to one day: the director's, or the post's day length. It is stored with the
+    # 开门 (the engine's limits count from it) and only if the 开门 is accepted.
+    before, ok = t.row.planned_close, False
+    t.row.planned_close = _when(rest, service.now()) if rest else _proposed_close(service, t)
+    try:
+        outcome = await service.submit(t, OpenDay(), source=f"director:{qq}")
+        ok = outcome.ok
+    finally:
+        if not ok:
+            t.row.planned_close = before
+    if not ok:
+        return f"未执行：{outcome.error}"
     if rest:
-        reply += f" 本日关门时间：{clock(t.row.planned_close)}"
-    return reply
+        return f"已执行。本日关门时间：{clock(t.row.planned_close)}"
+    if t.row.planned_close is None:
+        return "已执行。本局规则没有规定讨论日长短：请发送“关门时间 12-01 22:00”设定今天的关门时间（时限从它起算）。"
+    return (f"已执行。本日关门时间（按规则：{t.game.rules.day_length.text}）：{clock(t.row.planned_close)}。"
+            "需要更改请发送“关门时间 12-01 22:00”。")
+
+
+async def _closing_time(service: Service, t: Table, qq: str, rest: str, side: QQSide) -> str:
+    """`关门时间 12-03 22:00`: today's closing time; the limits counted from it move with it."""
+    if t.game is None or t.game.phase != "day":
+        return "只有白天可以设定当天的关门时间。"
+    if not rest:
+        return f"本日关门时间：{clock(t.row.planned_close) if t.row.planned_close else '未设定'}。更改请发送“关门时间 12-01 22:00”。"
+    planned = _when(rest, service.now())
+    async with t.lock:
+        t.row.planned_close = planned
+        await t.row.save()
+        await corrections.retime_from_close(service, t)
+    return f"本日关门时间改为 {clock(planned)}，从关门起算的时限随之调整。"
+
+
+def _change_rules(service: Service, t: Table) -> parse.ChangeRules:
+    """What the post says about 改票 today, as the times of pasted posts (local, naive) are checked."""
+    g, rules = t.game, t.game.rules
+    cutoff = None
+    if rules.change_cutoff and t.row.planned_close:
+        cutoff = (t.row.planned_close - timedelta(minutes=rules.change_cutoff.count)).astimezone(zone()).replace(tzinfo=None)
+    sped = g.state.carry.get("sped_up") if rules.speed_up_voids_changes else None
+    at = datetime.fromisoformat(sped["at"]) if sped and sped["at"] else None
+    return parse.ChangeRules(cutoff=cutoff, cutoff_text=rules.change_cutoff.text if rules.change_cutoff else "",
+                             sped_up=at, all_void=bool(sped) and (sped["day"] < g.state.day_no or at is None))
+
+
+def _paste(service: Service, t: Table, kind: str, rest: str) -> tuple[Ballots, str]:
+    """A paste read into the day's ballots, and what the director must know of it."""
+    counted = parse.votes(rest, [s.name for s in t.seats], _change_rules(service, t))
+    notes = [f"无效：{f}" for f in counted.flagged] + [f"注意：{n}" for n in counted.notes]
+    return Ballots(kind, tuple(counted.ballots), tuple(counted.changed)), "\n".join(notes)
 
 
 async def _ballots(kind: str, service: Service, t: Table, qq: str, rest: str) -> str:
-    counted = parse.votes(rest, [s.name for s in t.seats])
-    outcome = await service.submit(t, Ballots(kind, tuple(counted.ballots)), source=f"director:{qq}")
-    flags = "\n".join(f"无效：{f}" for f in counted.flagged)
+    ballots, notes = _paste(service, t, kind, rest)
+    outcome = await service.submit(t, ballots, source=f"director:{qq}")
     if not outcome.ok:
-        return f"未计票：{outcome.error}" + (f"\n{flags}" if flags else "")
-    tally = t.game.state.tallies[-1]
-    lines = [f"{name} {n}票" for name, n in tally["counts"].items()]
-    result = tally["result"] or "平票/无人"
-    return f"计票完成：{'，'.join(lines) or '无有效票'}；结果：{result}" + (f"\n{flags}" if flags else "")
+        return f"未计票：{outcome.error}" + (f"\n{notes}" if notes else "")
+    return _counted(t) + (f"\n{notes}" if notes else "")
 
 
-async def _election(service: Service, t: Table, qq: str, rest: str, friends: Friends) -> str:
+def _counted(t: Table) -> str:
+    g = t.game
+    tally = g.state.tallies[-1]
+    label = {p.name: g.label(p) for p in g.state.players}
+    ranked = sorted(tally["counts"].items(), key=lambda c: (-c[1], g.state.player(c[0]).seat))
+    counts = "、".join(f"{label[name]} {n}票" for name, n in ranked) or "无有效票"
+    return f"计票完成：{counts}；结果：{label.get(tally['result'], '平票或无票，无人')}。可公示的计票结果见上。"
+
+
+async def _recount(service: Service, t: Table, qq: str, rest: str, side: QQSide) -> str:
+    """`重新计票 [竞选|投票] 票`: the day's count replaced by a new paste, once confirmed."""
+    if t.game is None:
+        return "游戏还没有开始"
+    word, _, body = rest.partition("\n") if " " not in rest.split("\n", 1)[0] else rest.partition(" ")
+    kind = {"竞选": "election", "投票": "exile"}.get(word.strip())
+    if kind is None:
+        body = rest
+    if not body.strip():
+        return "请发送“重新计票”加新的投票帖（可写“重新计票 竞选”或“重新计票 投票”指定哪一次计票）。"
+    ballots, notes = _paste(service, t, kind or "exile", body)
+    return await corrections.propose_recount(service, t, qq, kind, ballots) + (f"\n{notes}" if notes else "")
+
+
+async def _undo(service: Service, t: Table, qq: str, rest: str, side: QQSide) -> str:
+    if t.game is None:
+        return "游戏还没有开始，没有可以撤销的操作。"
+    if not rest:
+        return await corrections.listing(t)
+    seq = number(rest.removeprefix("第").removesuffix("条"), 9)
+    if seq is None:
+        return "请发送“撤销 编号”（编号见“撤销”列出的操作）。"
+    return await corrections.propose_undo(service, t, qq, seq)
+
+
+async def _confirm(service: Service, t: Table, qq: str, rest: str, side: QQSide) -> str:
+    return await corrections.confirm(service, t, qq)
+
+
+async def _cancel(service: Service, t: Table, qq: str, rest: str, side: QQSide) -> str:
+    return corrections.cancel(t)
+
+
+def _asked_at(text: str, now: datetime) -> tuple[str | None, str]:
+    """An optional time first (when the speed-up passed on the forum), and the rest."""
+    first, _, others = text.partition(" ")
+    if ":" not in first and "：" not in first:
+        return None, text
+    if "-" in first:  # "12-02 18:05"
+        second, _, others = others.partition(" ")
+        first = f"{first} {second}"
+    local = now.astimezone(zone())
+    for fmt in ("%m-%d %H:%M", "%H:%M"):
+        try:
+            parsed = datetime.strptime(first.replace("：", ":"), fmt)
+        except ValueError:
+            continue
+        at = local.replace(hour=parsed.hour, minute=parsed.minute, second=0, microsecond=0)
+        if fmt.startswith("%m"):
+            at = at.replace(month=parsed.month, day=parsed.day)
+        return at.replace(tzinfo=None).isoformat(), others
+    raise ServiceError(f"看不懂时间“{quoted(first)}”，请写成“18:05”或“12-02 18:05”")
+
+
+async def _speed_up(service: Service, t: Table, qq: str, rest: str, side: QQSide) -> str:
+    """`加速 [时间] 角色 …`: who asked for a speed-up in the thread; `加速 强制`: the director's own."""
+    if t.game is None:
+        return "游戏还没有开始"
+    at, names = _asked_at(rest.strip(), service.now())
+    at = at or service.now().astimezone(zone()).replace(tzinfo=None, second=0, microsecond=0).isoformat()
+    specs = names.replace("、", " ").replace("，", " ").replace(",", " ").split()
+    forced = specs == ["强制"]
+    if not specs:
+        return "请发送“加速 角色 角色 …”（在进程帖申请加速的玩家，座位号或角色名），导演执行加速请发送“加速 强制”。"
+    outcome = await service.submit(t, SpeedUp(() if forced else tuple(specs), forced=forced, at=at), source=f"director:{qq}")
+    if not outcome.ok:
+        return f"未执行：{outcome.error}"
+    window = t.game.rules.speech_window(t.game) if t.game.state.carry.get("sped_up") else None
+    if window is None:
+        return "已执行。"
+    # 146's 英语考试: "自讨论日开门时至开门后6小时（若进程已加速则为3小时）" — from today's 开门
+    what, minutes = window
+    opened = next(row.at for row in reversed(await CommandRow.filter(game_id=t.row.id).order_by("seq"))
+                  if row.payload["type"] == "OpenDay")
+    return (f"已执行。进程已加速：今天的{what}时段改为 {clock(opened)} 至 {clock(opened + service._minutes(minutes))}"
+            f"（开门后{minutes // 60}小时），请在讨论帖公示。")
+
+
+async def _election(service: Service, t: Table, qq: str, rest: str, side: QQSide) -> str:
     return await _ballots("election", service, t, qq, rest)
 
 
-async def _exile(service: Service, t: Table, qq: str, rest: str, friends: Friends) -> str:
+async def _exile(service: Service, t: Table, qq: str, rest: str, side: QQSide) -> str:
     return await _ballots("exile", service, t, qq, rest)
 
 
-async def _card(service: Service, t: Table, qq: str, rest: str, friends: Friends) -> str:
+async def _card(service: Service, t: Table, qq: str, rest: str, side: QQSide) -> str:
     parts = rest.split()
     if len(parts) != 2 or parts[0] not in ("蓝牌", "黄牌", "红牌"):
         return "请发送“发牌 蓝牌|黄牌|红牌 角色名”"
     return await _submit(service, t, qq, Card(parts[0], parts[1]))
 
 
-async def _replace(service: Service, t: Table, qq: str, rest: str, friends: Friends) -> str:
+async def _replace(service: Service, t: Table, qq: str, rest: str, side: QQSide) -> str:
     parts = rest.split()
-    if len(parts) != 2 or not parts[1].isdigit():
+    new_qq = parse.qq_number(parts[1]) if len(parts) == 2 else None
+    if new_qq is None:
         return "请发送“替补 角色名 新QQ号”"
-    name, new_qq = parts
-    seat = _seat(t, name)
+    seat = _seat(t, parts[0])
     if seat is None:
-        return f"没有角色“{name}”"
-    if seat.former_qq:
-        return "每名角色仅限更换一次替补"
+        return f"没有角色“{quoted(parts[0])}”"
+    limit = get_ruleset(t.row.ruleset).substitutes
+    if limit and len(seat.former_qq) >= limit.count:
+        return f"{seat.seat}号 {seat.name} 已经更换过替补。本局规则：{limit.text}"
     if any(s.qq == new_qq for s in t.seats):
         return f"QQ {new_qq} 已经在本局游戏中"
-    old = seat.qq
-    seat.former_qq = [old]
-    seat.qq = new_qq
-    await seat.save()
-    await service.queue(("private", old), f"你的角色 {seat.name} 已由替补接手，你不再能以该角色行动。", t.row.id)
-    if t.game:
-        from .texts import brief
-
-        await service.queue(("private", new_qq), "你作为替补接手了本局角色。\n" + brief(t.game.rules, t.game, seat.name), t.row.id)
-        await groups.replaced(service, t, seat.name, old)
+    old, former = seat.qq, list(seat.former_qq)
+    async with t.lock:  # not while a command of the game is being applied and addressed
+        # the seat changes first, in memory too: the messages below are addressed from it
+        seat.former_qq, seat.qq = [*former, old], new_qq
+        try:
+            async with in_transaction():
+                await seat.save()
+                await service.queue(("private", old), f"你的角色 {seat.name} 已由替补接手，你不再能以该角色行动。", t.row.id)
+                if t.game:
+                    await service.queue(("private", new_qq), "你作为替补接手了本局角色。\n" + brief(t.game.rules, t.game, seat.name), t.row.id)
+                    await groups.replaced(service, t, seat.name, old)
+        except BaseException:
+            seat.former_qq, seat.qq = former, old
+            raise
     await service.delivered()
     return f"{seat.seat}号 {seat.name} 由 {new_qq} 接手（原 {old}）。"
 
 
-async def _assist(service: Service, t: Table, qq: str, rest: str, friends: Friends) -> str:
-    if not rest.isdigit():
+async def _assist(service: Service, t: Table, qq: str, rest: str, side: QQSide) -> str:
+    helper = parse.qq_number(rest)
+    if helper is None:
         return "请发送“协助 QQ号”"
-    if rest not in t.row.directors:
-        t.row.directors = [*t.row.directors, rest]
-        await t.row.save()
-    return f"{rest} 已成为 #{t.row.id} 的协助导演。"
+    if helper not in t.row.directors:
+        directors = [*t.row.directors, helper]
+        await GameRow.filter(id=t.row.id).update(directors=directors)
+        t.row.directors = directors
+    return f"{helper} 已成为 #{t.row.id} 的协助导演。"
 
 
-async def _status(service: Service, t: Table, qq: str, rest: str, friends: Friends) -> str:
+async def _status(service: Service, t: Table, qq: str, rest: str, side: QQSide) -> str:
     if t.game is None:
         roster = "\n".join(f"{s.seat}号 {s.name} {s.qq} {s.role or '未分配'}" for s in t.seats) or "（尚无名单）"
         return f"#{t.row.id} {t.row.title}：筹备中\n{roster}"
-    deadlines = [(d.key, d.what, until(d)) for d in await service.open_deadlines(t)]
+    deadlines = [(limit_name(d), until(d)) for d in await service.open_deadlines(t)]
     return f"#{t.row.id} {t.row.title}\n" + director_status(t.game, deadlines)
 
 
-async def _proxy(service: Service, t: Table, qq: str, rest: str, friends: Friends) -> str:
+async def _proxy(service: Service, t: Table, qq: str, rest: str, side: QQSide) -> str:
     name, _, command = rest.partition(" ")
     if t.game is None or not command:
         return "请发送“代 角色名 技能 [目标]”"
     seat = _seat(t, name)
     if seat is None:
-        return f"没有角色“{name}”"
+        return f"没有角色“{quoted(name)}”"
     act = parse.player_text(command, t.game.rules, seat.name)
     if not isinstance(act, Act):
         return "代行动只接受技能、放弃、遗言、投降"
     return await _submit(service, t, qq, act)
 
 
-async def _timeout(service: Service, t: Table, qq: str, rest: str, friends: Friends) -> str:
+async def _timeout(service: Service, t: Table, qq: str, rest: str, side: QQSide) -> str:
     if t.game is None:
         return "游戏还没有开始"
     seat = _seat(t, rest)
     rows = await DeadlineRow.filter(game_id=t.row.id, done=False)
-    keys = [r.key for r in rows if (seat and seat.name in r.who) or r.key == rest]
+    keys = {r.key: limit_name(r) for r in rows if (seat and seat.name in r.who) or r.key == rest}
     if seat and t.game.phase == "night" and not t.game.night.resolved:
-        keys += [t.game.night_key(who, slot) for who, slot in t.game.rules.awaiting(t.game) if who == seat.name]
+        keys.update((t.game.night_key(who, slot), f"{who}<{slot}>") for who, slot in t.game.rules.awaiting(t.game) if who == seat.name)
     done = []
-    for key in dict.fromkeys(keys):
+    for key, name in keys.items():
         if (await service.submit(t, Timeout(key), source=f"director:{qq}")).ok:
-            done.append(key)
-    return ("已按时限到期处理：" + "、".join(done)) if done else f"“{rest}”没有进行中的时限"
+            done.append(name or key_name(key))
+    return ("已按时限到期处理：" + "、".join(done)) if done else f"“{quoted(rest)}”没有进行中的时限"
 
 
-async def _resolve(service: Service, t: Table, qq: str, rest: str, friends: Friends) -> str:
+async def _resolve(service: Service, t: Table, qq: str, rest: str, side: QQSide) -> str:
     return await _submit(service, t, qq, ResolveNight())
 
 
-async def _lose(service: Service, t: Table, qq: str, rest: str, friends: Friends) -> str:
+async def _lose(service: Service, t: Table, qq: str, rest: str, side: QQSide) -> str:
+    if t.game is None:
+        return "游戏还没有开始"
+    factions = t.game.rules.factions(t.game)
+    if rest not in factions:
+        return f"本局没有“{quoted(rest)}”。请发送“判负 阵营”，阵营：{'、'.join(factions)}"
     return await _submit(service, t, qq, FactionLoss(rest))
 
 
-async def _log(service: Service, t: Table, qq: str, rest: str, friends: Friends) -> str:
-    lines = [f"#{t.row.id} {t.row.title}（{t.row.ruleset}）种子：{t.row.seed}"]
-    lines += [f"{s.seat}号 {s.name} {s.qq} {s.role}" + (f"（替补自 {'、'.join(s.former_qq)}）" if s.former_qq else "") for s in t.seats]
-    for cmd in await CommandRow.filter(game_id=t.row.id).order_by("seq"):
-        lines.append(f"{clock(cmd.at)} [{cmd.source}] {_describe(cmd.payload)}")
-    if t.game and t.game.state.winner:
-        lines.append(f"结果：{t.game.state.winner}获胜")
-    return "\n".join(lines)
+async def _log(service: Service, t: Table, qq: str, rest: str, side: QQSide) -> str:
+    """The whole log (树洞), ready to post: all but its last message go out first, in order."""
+    *first, last = await history.treehole(t)
+    for part in first:
+        await service.queue(("private", qq), part, t.row.id)
+    return last
 
 
-def _describe(payload: dict) -> str:
-    cmd = from_dict(payload)
-    match cmd:
-        case Act():
-            return f"{cmd.by} {cmd.skill} {cmd.shown_target}{(' ' + cmd.text) if cmd.text else ''}".strip()
-        case Ballots():
-            return ("竞选 " if cmd.kind == "election" else "投票 ") + " ".join(f"{v}:{tg}" for v, tg in cmd.ballots)
-        case Card():
-            return f"{cmd.to} {cmd.color}"
-        case Timeout():
-            return f"时限到期 {cmd.key}"
-        case FactionLoss():
-            return f"判负 {cmd.faction}"
-    return {"CloseDay": "关门", "OpenDay": "开门", "ResolveNight": "结算夜晚"}[payload["type"]]
-
-
-async def _pool(rest: str) -> str:
+async def _pool(service: Service, rest: str, side: QQSide) -> str:
     parts = rest.split(maxsplit=2)
     if not parts:
         rows = await groups.pool()
         return "群池：\n" + ("\n".join(f"{g.group_id} {g.original_name} {'使用中' if g.game_id else '空闲'}" for g in rows) or "（空）")
-    if parts[0] == "添加" and len(parts) >= 2 and parts[1].isdigit():
-        added = await groups.add_to_pool(parts[1], parts[2] if len(parts) > 2 else "")
-        return f"群 {parts[1]} " + ("已加入群池。请确认我是该群的群主或管理员。" if added else "已经在群池中")
-    if parts[0] == "移除" and len(parts) == 2:
-        return f"群 {parts[1]} " + await groups.remove_from_pool(parts[1])
+    group = parse.qq_number(parts[1]) if len(parts) >= 2 else None
+    if parts[0] == "添加" and group:
+        name = parts[2] if len(parts) > 2 else ""
+        if len(name) > parse.TITLE_LIMIT:
+            return f"原群名太长：{len(name)}字，最多{parse.TITLE_LIMIT}字。"
+        if side.members is None:
+            raise groups.Unreachable()
+        return await groups.enter_pool(service, group, name, side.members)
+    if parts[0] == "移除" and len(parts) == 2 and group:
+        return f"群 {group} " + await groups.remove_from_pool(group)
     return "请发送“群池”、“群池 添加 群号 [原群名]”或“群池 移除 群号”"
 
 
@@ -324,6 +537,8 @@ COMMANDS = {
     "名单": _roster, "检查": _check, "分配": _assign, "开始": _start, "关门": _close, "开门": _open,
     "竞选": _election, "投票": _exile, "发牌": _card, "替补": _replace, "协助": _assist, "状态": _status,
     "代": _proxy, "超时": _timeout, "结算": _resolve, "判负": _lose, "日志": _log,
+    "关门时间": _closing_time, "加速": _speed_up, "撤销": _undo, "重新计票": _recount, "确认": _confirm, "取消": _cancel,
+    **moons.COMMANDS,
 }
 
 

@@ -26,17 +26,17 @@ from tortoise.signals import post_save
 from tortoise.transactions import _get_connection, in_transaction
 
 from engine import CloseDay, Command, Game, ResolveNight, Timeout
-from engine.commands import from_dict, to_dict
+from engine.commands import to_dict
 from engine.events import Announcement, DeadlineEnd, DeadlineStart, Feedback, GameOver, Notice, Outcome, TeamChange
 from rulesets import RULESETS
 from rulesets import get as get_ruleset
 
-from . import groups, handling
+from . import groups, handling, history, texts
 from .config import Config
 from .handling import Address
 from .models import CommandRow, DeadlineRow, GameDirectorRow, GameRow, OutboxRow, SeatRow, SeenMessage, TeamRow
 from .outbox import Outbox, chat_of, split_text
-from .texts import CHINA, brief, clock
+from .texts import brief, clock, forum_safe
 from .writer import Job, Ref, Writer
 
 log = logging.getLogger("banshabot.games")
@@ -70,7 +70,7 @@ class Table:
     game: Game | None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     next_seq: int = 0  # the stored log's next command number
-    written: tuple = ()  # the row's fields as last stored
+    proposed: object | None = None  # a correction shown to the director and not yet confirmed (service/corrections.py)
 
     def seat_of(self, name: str) -> SeatRow:
         return next(s for s in self.seats if s.name == name)
@@ -308,6 +308,7 @@ class Service:
         self.scheduler = scheduler
         self.now = now
         self.superusers = superusers
+        texts.use_zone(config.banshabot_timezone)
         self.tables: dict[int, Table] = {}
         self.live: dict[int, GameRow] = {}  # every game not over, by number (read at start-up)
         self.broken: dict[int, str] = {}  # games whose log no longer replays: why
@@ -315,6 +316,7 @@ class Service:
         self.waited: set[int] = set()  # outbox rows a time limit waits for ("收到反馈后半小时")
         # QQ -> the running games he plays in, newest first: asked of every player's message
         self.players: dict[str, list[int]] = {}
+        self.after_commit: list[Callable[[], Awaitable[None]]] = []  # run after each handling's delivery
         self.seen = handling.Seen()
         self.context = contextvars.Context()  # replaced by open()
         self.writer = Writer(lambda: self.context.copy())
@@ -385,24 +387,25 @@ class Service:
         seq = 0
         if row.status != "roster":
             game = Game(get_ruleset(row.ruleset), [(s.name, s.role) for s in seats], seed=row.seed)
-            commands = await CommandRow.filter(game_id=row.id).order_by("seq")
-            for n, cmd in enumerate(commands, 1):
+            rows = await CommandRow.filter(game_id=row.id).order_by("seq")
+            seq = rows[-1].seq + 1 if rows else 0
+            # the log as corrections left it (service/history.py)
+            for n, (cmd, command) in enumerate(history.effective(rows), 1):
                 try:
-                    outcome = game.apply(from_dict(cmd.payload))
+                    outcome = game.apply(command)
                     error = None if outcome.ok else outcome.error
                 except Exception as exc:  # a stored command the engine can no longer take
                     error = f"{type(exc).__name__}: {exc}"
                 if error is not None:
-                    await self._unrebuildable(row, cmd, error)
-                seq = cmd.seq + 1
+                    await self._unrebuildable(row, cmd, command, error)
                 if n % REBUILD_SLICE == 0:
                     await asyncio.sleep(0)  # a long log: let the other games' messages through
         return Table(row=row, seats=list(seats), game=game, next_seq=seq)
 
-    async def _unrebuildable(self, row: GameRow, cmd: CommandRow, error: str) -> None:
+    async def _unrebuildable(self, row: GameRow, cmd: CommandRow, command: Command, error: str) -> None:
         """A game whose log no longer replays: its director is told which command fails; every
         message for it gets the same answer until it is mended. Every other game goes on."""
-        shown = " ".join(f"{k}={v}" for k, v in cmd.payload.items())
+        shown = history.describe(to_dict(command))
         why = f"#{row.id} 的游戏记录无法恢复：第 {cmd.seq + 1} 条指令（{shown}，{clock(cmd.at)}，来自 {cmd.source}）不能再执行：{error}"
         log.error(why)
         # the players hear only that it stopped: the command may be a secret night action
@@ -595,15 +598,19 @@ class Service:
         unit = handling.current()
         rows, unit.rows = unit.rows, []
         if unit.unsure:
+            # queued inside a transaction that may have been undone (and its ids given again since):
+            # what is stored as it was queued is sent
             unsure, unit.unsure = unit.unsure, []
-            stored = set(await OutboxRow.filter(id__in=[r.id for r in unsure]).values_list("id", flat=True))
-            rows += [r for r in unsure if r.id in stored]
+            stored = {r.id: r for r in await OutboxRow.filter(id__in=[r.id for r in unsure])}
+            rows += [r for r in unsure if r.id in stored and (stored[r.id].action, stored[r.id].params) == (r.action, r.params)]
         answer = f"{unit.origin[0]}:{unit.origin[1]}" if unit.origin else None  # the chat being answered
         done = self.outbox.send(rows, urgent=lambda row: chat_of(row.action, row.params) == answer)
         again = self.outbox.retry_now()
         await done
         await again
         await self.outbox.marks.drain()
+        for hook in self.after_commit:
+            await hook()
 
     def _taken(self) -> list[OutboxRow]:
         """What was queued in this context and not handed over yet (for the outbox, after a
@@ -641,7 +648,10 @@ class Service:
         return [("private", qq) for qq in t.row.directors]
 
     async def _consequences(self, t: Table, outcome: Outcome, phase_before: str, told: dict[Address, object],
-                            sink: "_Sink") -> None:
+                            sink: "_Sink | None" = None) -> None:
+        """What a command's events cause, stored through `sink` (by default at once through
+        tortoise: the caller holds a transaction)."""
+        sink = sink or _Direct(self)
         morning = any(isinstance(e, Announcement) for e in outcome.events)
         post: list[str] = []  # the 开门 post, gathered into one message the director pastes as it is
         for event in outcome.events:
@@ -649,7 +659,7 @@ class Service:
                 if morning:
                     post.append(event.text)
                 else:
-                    await self.tell_directors(t, "【可公示】" + event.text, sink)
+                    await self.tell_directors(t, "【可公示】" + forum_safe(event.text), sink)
             elif isinstance(event, (Notice, Feedback)):
                 for to in await self.addresses(t, event.audience):
                     told[to] = await sink.message(to, event.text, t.row.id)
@@ -662,6 +672,9 @@ class Service:
             elif isinstance(event, GameOver):
                 await self._game_over(t)
         if post:
+            if window := t.game.rules.speech_window(t.game):  # 146's 英语考试: "自讨论日开门时至开门后6小时"
+                what, minutes = window
+                post.append(f"{what}时段\n{clock(self.now())} 至 {clock(self.now() + self._minutes(minutes))}")
             await self.tell_directors(t, "【开门公告，可直接粘贴到论坛】\n" + discuz_post(post), sink)
         for warning in outcome.warnings:
             await self.tell_directors(t, f"注意：{warning}", sink)
@@ -680,13 +693,13 @@ class Service:
         return timedelta(seconds=n * self.config.banshabot_minute_seconds)
 
     def _due(self, t: Table, anchor: str, minutes: int) -> datetime | None:
-        if anchor == "now":
+        if anchor in ("now", "opened"):  # "opened": started by the 开门 itself ("开门以后一个小时")
             return self.now() + self._minutes(minutes)
         if anchor == "close":
             base = t.row.closed_at if t.game.phase == "night" else t.row.planned_close
             return base + self._minutes(minutes) if base else None
         if anchor == "clock":  # a time of day in the forum's time zone ("夜晚十点前"): its next occurrence
-            local = self.now().astimezone(CHINA)
+            local = self.now().astimezone(texts.zone())
             at = local.replace(hour=minutes // 60, minute=minutes % 60, second=0, microsecond=0)
             return at if at > local else at + timedelta(days=1)
         return None  # "open": the engine ends it itself at the next 开门
@@ -736,7 +749,7 @@ class Service:
             row.due_at = delivered + self._minutes(row.minutes)
             row.done = t.game.phase == "over"
             await row.save()
-            self._unschedule(row.id)
+            self._unschedule(row)
             if row.done:
                 return
             self._schedule(row)
@@ -780,14 +793,14 @@ class Service:
             last = min(missed)
             self.scheduler.at(f"remind:{row.id}:{last}", now, lambda: self.remind(row.id, last, missed))
 
-    def _unschedule(self, row_id: int) -> None:
-        self.scheduler.cancel(f"deadline:{row_id}")
-        for before in self.config.banshabot_remind_before:
-            self.scheduler.cancel(f"remind:{row_id}:{before}")
+    def _unschedule(self, row: DeadlineRow) -> None:
+        self._unschedule_all([row.id])
 
     def _unschedule_all(self, row_ids: list[int]) -> None:
         for row_id in row_ids:
-            self._unschedule(row_id)
+            self.scheduler.cancel(f"deadline:{row_id}")
+            for before in self.config.banshabot_remind_before:
+                self.scheduler.cancel(f"remind:{row_id}:{before}")
 
     async def restore_deadlines(self) -> None:
         """At start-up: every open time limit is scheduled again; one that passed fires at once.
@@ -851,7 +864,8 @@ class Service:
         self.live.pop(t.row.id, None)
         for seat in t.seats:
             self._leaves(seat.qq, t.row.id)
-        await self.tell_directors(t, "游戏结束。发送“日志”获取完整的游戏记录（树洞）。")
+        for part in await history.treehole(t):  # the whole log, ready to post
+            await self.tell_directors(t, part)
         await groups.release(self, t)
 
     # --- building a game ---------------------------------------------------------------------------------
@@ -961,10 +975,11 @@ async def _directors_in_step(sender, instance: GameRow, created: bool, using_db,
 
 
 def discuz_post(parts: list[str]) -> str:
-    """Each part's first line in bold, parts a blank line apart: ready for the forum's editor."""
+    """Each part's first line in bold, parts a blank line apart: ready for the forum's editor. What
+    the parts carry (names, last words) never acts as Discuz! code: only the bold is ours."""
     out = []
     for part in parts:
-        head, _, rest = part.partition("\n")
+        head, _, rest = forum_safe(part).partition("\n")
         out.append(f"[b]{head}[/b]" + (f"\n{rest}" if rest else ""))
     return "\n\n".join(out)
 

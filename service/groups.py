@@ -3,15 +3,37 @@
 No OneBot implementation can create a group or invite anyone, so the bot renames a pool group for
 the team, tells each member its number, lets in members only and removes everyone at the end. With
 no group free, the team works by relay: the bot forwards members' private messages to each other.
+
+A free pool group holds nobody but the bot: its member list is checked when the group enters the
+pool, at every game start before any group is lent, and when a game gives it back; whoever else is
+in it is removed, and a group with someone the bot cannot remove (its owner or an admin, where the
+bot is only an admin) leaves the pool. Between checks, whoever asks to join a free group is refused
+and whoever gets in is removed.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Awaitable, Callable
 
 from .models import GameRow, PoolGroupRow, SeatRow, TeamRow
 
 if TYPE_CHECKING:
     from .games import Service, Table
+
+# A group's members as OneBot lists them: the bot's own role there (None: it is not in the group)
+# and every other member's QQ and role ("owner", "admin", "member"). Raises when it cannot be read:
+# Unreachable when no OneBot is connected or it does not answer.
+Members = Callable[[str], Awaitable[tuple[str | None, dict[str, str]]]]
+
+
+class Unreachable(Exception):
+    """No OneBot answers now: no member list can be read."""
+
+REMOVABLE = {"owner": {"admin", "member"}, "admin": {"member"}}  # whom the bot's role lets it remove
+ROLE = {"owner": "群主", "admin": "管理员", "member": "成员"}
+
+# groups a game gave back, with the game, whose member lists are checked once what released them is
+# stored (in memory only: if the bot stops first, the next game start checks every free group)
+_released: list[tuple[str, int]] = []
 
 
 async def assign_team(service: "Service", t: "Table", team: str, members: list[str]) -> None:
@@ -36,13 +58,22 @@ async def assign_team(service: "Service", t: "Table", team: str, members: list[s
         await service.queue(("private", t.seat_of(name).qq), f"你属于【{team}】，成员：{roster}。{where}", t.row.id)
     for name in left:
         await _remove(service, t, row, t.seat_of(name).qq)
-    if row.group_id:
+    if await _holds(t, row):
         await service.queue(("group", row.group_id), f"【{team}】成员：{roster}", t.row.id)
 
 
+async def _holds(t: "Table", row: TeamRow) -> bool:
+    """The game still holds its team's group (a group given back may be another game's by now)."""
+    return row.group_id is not None and await PoolGroupRow.filter(group_id=row.group_id, game_id=t.row.id).exists()
+
+
 async def _remove(service: "Service", t: "Table", row: TeamRow, qq: str) -> None:
-    if row.group_id:
-        await service.act("set_group_kick", {"group_id": int(row.group_id), "user_id": int(qq), "reject_add_request": False}, t.row.id)
+    if await _holds(t, row):
+        await _kick(service, row.group_id, qq, t.row.id)
+
+
+async def _kick(service: "Service", group_id: str, qq: str, game_id: int | None = None) -> None:
+    await service.act("set_group_kick", {"group_id": int(group_id), "user_id": int(qq), "reject_add_request": False}, game_id)
 
 
 async def replaced(service: "Service", t: "Table", name: str, old_qq: str) -> None:
@@ -59,6 +90,8 @@ async def replaced(service: "Service", t: "Table", name: str, old_qq: str) -> No
 async def release(service: "Service", t: "Table") -> None:
     """The game ended: every team group is emptied, renamed back and returned to the pool."""
     for row in await TeamRow.filter(game_id=t.row.id).exclude(group_id=None):
+        if not await _holds(t, row):
+            continue
         qqs = {s.qq for s in t.seats if s.name in row.members}
         qqs |= {q for s in t.seats if s.name in row.members for q in s.former_qq}
         for qq in sorted(qqs):
@@ -67,6 +100,77 @@ async def release(service: "Service", t: "Table") -> None:
         await service.act("set_group_name", {"group_id": int(group.group_id), "group_name": group.original_name}, t.row.id)
         group.game_id, group.team = None, None
         await group.save()
+        _released.append((group.group_id, t.row.id))
+
+
+# --- who is in a free pool group ----------------------------------------------------------------------
+async def _clear(service: "Service", group_id: str, members: Members, game_id: int | None = None) -> tuple[str | None, list[str]]:
+    """Remove everyone but the bot from a free pool group. Returns why the group cannot be used
+    (None: it can) and whom it removes."""
+    try:
+        mine, others = await members(group_id)
+    except Unreachable:
+        raise  # nothing can be checked now: the caller decides
+    except Exception as exc:  # OneBot refused: most likely the bot is no longer in the group
+        return f"无法读取群成员（{type(exc).__name__}），我可能已不在该群", []
+    if mine not in REMOVABLE:
+        return "我不是该群的群主或管理员", []
+    stuck = sorted(q for q, role in others.items() if role not in REMOVABLE[mine])
+    if stuck:
+        return "群里有我无法移出的人：" + "、".join(f"{q}（{ROLE.get(others[q], others[q])}）" for q in stuck), []
+    for qq in sorted(others):
+        await _kick(service, group_id, qq, game_id)
+    return None, sorted(others)
+
+
+def _removed_note(group_id: str, removed: list[str]) -> str:
+    return f"群 {group_id} 里有不属于任何队伍的人，已移出：{'、'.join(removed)}"
+
+
+async def enter_pool(service: "Service", group_id: str, name: str, members: Members) -> str:
+    """`群池 添加`: the group joins the pool once the bot can keep it to the bot alone."""
+    if await PoolGroupRow.exists(group_id=group_id):
+        return f"群 {group_id} 已经在群池中"
+    why, removed = await _clear(service, group_id, members)
+    if why:
+        return f"群 {group_id} 未加入群池：{why}。队伍群里只能有本队成员：请让我成为群主，并让其他人退群后再添加。"
+    await add_to_pool(group_id, name)
+    return f"群 {group_id} 已加入群池。" + (f"\n{_removed_note(group_id, removed)}" if removed else "")
+
+
+async def before_lending(service: "Service", members: Members, game_id: int) -> list[str]:
+    """At a game start, before any group is lent: every free pool group is emptied; one that cannot
+    be leaves the pool. Returns what the director is told."""
+    notes = []
+    for group in await PoolGroupRow.filter(game_id=None).order_by("group_id"):
+        why, removed = await _clear(service, group.group_id, members, game_id)
+        if why:
+            await group.delete()
+            notes.append(f"群 {group.group_id} 已移出群池：{why}。处理后可发送“群池 添加 {group.group_id} {group.original_name}”重新加入。")
+        elif removed:
+            notes.append(_removed_note(group.group_id, removed))
+    return notes
+
+
+async def after_release(service: "Service", members: Members) -> None:
+    """The groups games gave back: whoever is still in one is removed (the directors are told)."""
+    checked = False
+    while _released:
+        group_id, game_id = _released.pop(0)
+        if not await PoolGroupRow.exists(group_id=group_id, game_id=None):
+            continue  # lent again already: its new game's start checked it
+        try:
+            why, removed = await _clear(service, group_id, members, game_id)
+        except Unreachable:
+            continue  # no OneBot: the next game start checks every free group before lending one
+        t = await service.table(game_id)
+        if why:
+            await service.tell_directors(t, f"群 {group_id} 交还群池后未能检查成员：{why}。下一局开始时会再检查。")
+        elif removed:
+            await service.tell_directors(t, _removed_note(group_id, removed))
+        checked = checked or bool(why or removed)
+    if checked:
+        await service.delivered()
 
 
 async def owner_of(group_id: str) -> tuple[GameRow, TeamRow] | None:
@@ -75,6 +179,11 @@ async def owner_of(group_id: str) -> tuple[GameRow, TeamRow] | None:
     if team is None:
         return None
     return await GameRow.get(id=team.game_id), team
+
+
+async def pooled(group_id: str) -> bool:
+    """The group is one of the pool's, free or lent: nobody gets in but the members of its team."""
+    return await PoolGroupRow.exists(group_id=group_id)
 
 
 async def may_join(group_id: str, qq: str) -> bool:

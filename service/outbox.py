@@ -283,7 +283,7 @@ class Outbox:
                     lane.task = asyncio.create_task(self._drive(chat, lane), context=self.context())
             if self.call is None:
                 continue
-            if self.lanes[chat_of(row.action, row.params)].retry_at:
+            if self.lanes[chat_of(entry.row.action, entry.row.params)].retry_at:
                 if not entry.attempted.done():
                     entry.attempted.set_result(None)  # behind a failure: waits for its retry
                 continue

@@ -55,15 +55,25 @@ WOLVES = ["果果", "橘子", "香蕉", "葡萄"]
 ROSTER_TEXT = "名单\n" + "\n".join(f"{name} {qq}" for name, qq, _ in PLAYERS)
 FIXED_TEXT = "分配 固定\n" + "\n".join(f"{name} {role}" for name, _, role in PLAYERS)
 
+# the director's answer to 开始: what to do next, and the identity table
+STARTED = ("游戏已开始，每名玩家都已收到身份。开局技能（如认亲）收齐后，发送“关门”进入第一个夜晚。\n身份表：\n"
+           + "\n".join(f"{i}号 {name}（QQ {qq}）：{role}，{'狼人阵营' if role in ('狼人', '感染白痴') else '村民阵营'}"
+                       for i, (name, qq, role) in enumerate(PLAYERS, 1)))
+
+# 讨论日长短: "一般讨论日持续一天，本局周末不延时" — opened 12-01, the day closes 12-02 21:00
+PROPOSED_CLOSE = ("已执行。本日关门时间（按规则：一般讨论日持续一天，本局周末不延时（讨论日结束三个小时前一般为最后一个自然日的18:00））："
+                  "12-02 21:00。需要更改请发送“关门时间 12-01 22:00”。")
+
 STRANGER_TEXT = "你好！你不在任何进行中的版杀游戏里，我只为本局玩家和导演服务。如需参加，请联系导演。"
 
 # the post's time limits, as every brief lists them
 LIMITS = (
     "行动时限：\n"
-    "· 关门一个小时后，预言家、女巫、乌鸦、锈盾守卫未与导演取得联系，视为放弃夜晚行动。狼队在关门一个小时后仍未提交刀人目标，视为放弃出刀\n"
-    "· 女巫<通灵>、锈盾守卫<最后的守护>收到反馈后半小时，仍未给导演答复，视为放弃技能行使。\n"
+    "· 警长被投票出局时需要发动技能；夜晚预言家、女巫、乌鸦、锈盾守卫需要发动技能。在关门时间段，无法与导演取得联系，且提前未与导演说明自己的在线情况者，记一张黄牌，情况分为以下数种。\n"
     "· 警长被投票出局或在第一夜出局，关门三十分钟后仍未与导演取得联系，视为放弃移交警长。\n"
-    "· 乌鸦诽谤对象在关门前1小时公示。"
+    "· 关门一个小时后，预言家、女巫、乌鸦、锈盾守卫未与导演取得联系，视为放弃夜晚行动。狼队在关门一个小时后仍未提交刀人目标，视为放弃出刀，这个时间也可能根据女巫、锈盾守卫的需求提前。\n"
+    "· 女巫<通灵>、锈盾守卫<最后的守护>收到反馈后半小时，仍未给导演答复，视为放弃技能行使。\n"
+    "· 在次日游戏日开始前，有遗言权利的出局玩家未提交遗言，视为放弃遗言。"
 )
 HOW_TO = "私聊我发送“技能 目标”行动（目标写座位号或角色名，如“预言 3”），“放弃”放弃，“帮助”查看你现在能做什么，“状态”查看场上情况。"
 SUMMARY = {
@@ -97,6 +107,38 @@ def pack_night(n: int) -> str:
 
 def label(name: str) -> str:
     return f"{SEAT[name]}号 {name}"
+
+
+def labels(names) -> str:
+    return "、".join(label(n) for n in names)
+
+
+def others(*names: str, out: tuple[str, ...] = ()) -> list[str]:
+    """The players, in seat order, but `names` and those `out` of the game."""
+    return [n for n, _, _ in PLAYERS if n not in names and n not in out]
+
+
+def treehole(seed: int, *entries: str, result: str | None = None) -> str:
+    """The whole log (树洞) of a game #1 of the fixed line-up, ready to post: seed, identities, entries."""
+    lines = ["#1 [M131]粽子（M131）", f"种子：{seed}（身份分配和每一次随机结果都由它决定）", "身份："]
+    lines += [f"{i}号 {name}：{role}，{FACTION.get(role, '村民阵营')}" for i, (name, _, role) in enumerate(PLAYERS, 1)]
+    lines += (["记录："] if entries else []) + list(entries) + ([f"结果：{result}获胜"] if result else [])
+    return "\n".join(lines)
+
+
+def game_over(faction: str, seed: int) -> str:
+    """What every player is told when the game ends."""
+    return (f"游戏结束，{faction}获胜。感谢参与！本局的随机种子是 {seed}：身份分配和每一次随机结果都由它决定，"
+            "可以在导演公布的完整记录（树洞）中核对。")
+
+
+# 投票规则: "讨论结束时，未回复投票帖者将被判罚黄牌"; "执行加速时……未投票者将不被判罚"
+NO_VOTE_CARD = "讨论结束时，未回复投票帖者将被判罚黄牌（执行加速时不判罚）"
+
+
+def unvoted(day: int, word: str, names, card: str | None = NO_VOTE_CARD) -> str:
+    """What only the director is told after a count: who did not vote, and the card the post gives."""
+    return f"第{day}天{word}（仅导演可见）：\n未投票：{labels(names)}" + (f"。规则：{card}，请决定是否发牌" if card else "")
 
 
 # --- events -----------------------------------------------------------------------------------------
@@ -198,6 +240,13 @@ def director_hears(ctx, *texts: str) -> None:
 
 def kicks(ctx, group: int, user: int) -> None:
     ctx.should_call_api("set_group_kick", {"group_id": group, "user_id": user, "reject_add_request": False}, result=None)
+
+
+def lists_members(ctx, group: int, members: dict[int, str] | None = None, bot_role: str = "owner") -> None:
+    """The bot reads `group`'s member list: itself with `bot_role`, and `members` (QQ -> role)."""
+    listed = [{"group_id": group, "user_id": int(BOT_ID), "nickname": "banshabot", "role": bot_role}]
+    listed += [{"group_id": group, "user_id": qq, "nickname": str(qq), "role": role} for qq, role in (members or {}).items()]
+    ctx.should_call_api("get_group_member_list", {"group_id": group}, result=listed)
 
 
 def renames(ctx, group: int, name: str) -> None:

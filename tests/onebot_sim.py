@@ -57,6 +57,13 @@ def cq_escape(text: str) -> str:
 class Group:
     name: str
     members: set[int] = field(default_factory=set)  # not counting the bot itself
+    bot_role: str = "owner"  # the bot's own role: "owner", "admin" or "member"
+    roles: dict[int, str] = field(default_factory=dict)  # members who are more than "member" (owner, admin)
+
+    def member_list(self, group_id: int, self_id: int) -> list[dict]:
+        """What get_group_member_list answers: the bot itself and every member, with their roles."""
+        everyone = [(self_id, self.bot_role)] + [(qq, self.roles.get(qq, "member")) for qq in sorted(self.members)]
+        return [{"group_id": group_id, "user_id": qq, "nickname": str(qq), "card": "", "role": role} for qq, role in everyone]
 
 
 @dataclass
@@ -298,7 +305,7 @@ class OneBotSim:
             return {"user_id": self.self_id, "nickname": "banshabot"}
         if action == "get_group_member_list":
             group = self.groups.get(int(params.get("group_id", 0)))
-            return [{"group_id": params["group_id"], "user_id": qq, "nickname": str(qq), "role": "member"} for qq in sorted(group.members)] if group else []
+            return group.member_list(int(params["group_id"]), self.self_id) if group else []
         if action == "set_friend_add_request":
             self.answered_requests[str(params.get("flag"))] = params
             kind, user, _ = self._requests.get(str(params.get("flag")), (None, None, None))

@@ -29,6 +29,7 @@ from bot_helpers import (
     director_hears,
     drain,
     join_request,
+    lists_members,
     posts,
     private,
     renames,
@@ -36,7 +37,7 @@ from bot_helpers import (
     says_with,
 )
 from conftest import NOW
-from engine import Act, Ballots, CloseDay, OpenDay, Timeout
+from engine import Act, Ballots, CloseDay, Configure, OpenDay, Timeout
 from service import groups
 from service.models import DeadlineRow, OutboxRow, TeamRow
 from service.texts import clock
@@ -74,6 +75,24 @@ def roster(names: list[str]) -> str:
     return "、".join(label(n) for n in sorted(names, key=SEAT.get))
 
 
+def others(*names: str) -> str:
+    """Every player but `names`, in seat order."""
+    return roster([n for n, _, _ in PLAYERS if n not in names])
+
+
+def unvoted(day: int, word: str, *voters: str) -> str:
+    """What only the director is told after a count: who did not vote and the card the post gives them
+    (★ "3、加速前的讨论日不投票者，判两张蓝牌")."""
+    return f"第{day}天{word}（仅导演可见）：\n未投票：{others(*voters)}。规则：加速前的讨论日不投票者，判两张蓝牌，请决定是否发牌"
+
+
+# 讨论日长短: "A日上午开帖，到A+1日晚上关帖……第一天讨论日不因周末而延长": opened 12-01, it closes 12-02 at 22:00
+PROPOSED_CLOSE = ("已执行。本日关门时间（按规则：一般是A日上午开帖，到A+1日晚上关帖。每逢周末就延长一天，也就是A+2日晚上关帖。"
+                  "例外的，第一天讨论日不因周末而延长。）：12-02 22:00。需要更改请发送“关门时间 12-01 22:00”。")
+IDENTITIES = "身份表：\n" + "\n".join(
+    f"{i}号 {name}（QQ {qq}）：{role}，{'狼人阵营' if role in ('狼王', '狼人') else '村民阵营'}" for i, (name, qq, role) in enumerate(PLAYERS, 1))
+
+
 async def director(app: App, text: str, *replies: str) -> None:
     """The director sends `text` and reads exactly `replies` (nothing goes to anyone else)."""
     async with chat(app) as (ctx, bot):
@@ -90,9 +109,9 @@ async def player(app: App, name: str, text: str, *replies: str) -> None:
 
 
 # --- a game set up straight through the service (for the tests about what comes after) ---------------
-async def started(service, arrow: str | None = "19 21"):
-    """A started 146 game (#1, seed 146) whose cupid has shot `arrow`; the pool holds three groups.
-    Nothing is left in the outbox."""
+async def started(service, arrow: str | None = "19 21", moons="none"):
+    """A started 146 game (#1, seed 146) whose cupid has shot `arrow`, with the new moons `moons` in play
+    (none: the rules of 2L–5L alone); the pool holds three groups. Nothing is left in the outbox."""
     for group in POOL:
         await groups.add_to_pool(str(group), f"闲聊{group}")
     row = await service.create(str(DIRECTOR), "146", "")
@@ -102,6 +121,7 @@ async def started(service, arrow: str | None = "19 21"):
     await service.set_roster(t, [(name, str(qq)) for name, qq, _ in PLAYERS])
     await service.assign(t, [(name, role) for name, _, role in PLAYERS])
     await service.start(t)
+    await does(service, t, Configure("moons", moons))
     if arrow:
         await does(service, t, Act(by="冬梅", skill="丘比特之箭", target=arrow.split()))
     await drain()
@@ -158,7 +178,10 @@ async def test_a_146_game_is_set_up_and_its_groups_formed_when_day_one_opens(app
     """Black lovers (来福, a wolf, and 金宝, a villager): 来福 is never in the 狼群 and never learns it;
     the lovers share the 情侣群 without the single cupid; the sisters get the 姐妹群."""
     for group in POOL:
-        await director(app, f"群池 添加 {group} 闲聊{group}", f"群 {group} 已加入群池。请确认我是该群的群主或管理员。")
+        async with chat(app) as (ctx, bot):
+            ctx.receive_event(bot, private(DIRECTOR, f"群池 添加 {group} 闲聊{group}"))
+            lists_members(ctx, group)
+            says(ctx, DIRECTOR, f"群 {group} 已加入群池。")
     await director(app, "新游戏 146", "已创建游戏 #1（146）。下一步：发送“名单”，之后每行“角色名 QQ号”。")
     await director(app, "名单\n" + "\n".join(f"{n} {qq}" for n, qq, _ in PLAYERS),
                    "名单已保存：\n" + "\n".join(f"{i}号 {n} {qq}" for i, (n, qq, _) in enumerate(PLAYERS, 1))
@@ -167,10 +190,12 @@ async def test_a_146_game_is_set_up_and_its_groups_formed_when_day_one_opens(app
                    "已按给定分配身份。发送“状态”查看，确认后发送“开始”。")
     async with chat(app) as (ctx, bot):
         ctx.receive_event(bot, private(DIRECTOR, "开始"))
+        for group in POOL:  # the groups are lent only at 开门, but checked now, at the start
+            lists_members(ctx, group)
         for name, qq, role in PLAYERS:  # the briefs; no group yet: the lovers are not chosen
             faction = "狼人阵营" if name in WOLVES else "村民阵营"
             says_with(ctx, qq, f"你的角色：{label(name)}\n你的身份：{role}（{faction}）", "行动时限：")
-        says(ctx, DIRECTOR, "游戏已开始，每名玩家都已收到身份。开局技能（如丘比特之箭）收齐后，发送“开门”进入第一个白天。")
+        says(ctx, DIRECTOR, "游戏已开始，每名玩家都已收到身份。开局技能（如丘比特之箭）收齐后，发送“开门”进入第一个白天。\n" + IDENTITIES)
     assert await TeamRow.all().count() == 0
 
     # the cupid: 帮助 names his skill; a wrong count or a bad pair is answered and changes nothing
@@ -209,8 +234,8 @@ async def test_a_146_game_is_set_up_and_its_groups_formed_when_day_one_opens(app
             for name in members:
                 says(ctx, QQ[name], f"你属于【{team}】，成员：{roster(members)}。请申请加入QQ群 {group}，我会通过你的申请。")
             posts(ctx, group, f"【{team}】成员：{roster(members)}")
-        says(ctx, DIRECTOR, "【可公示】开门，第1天（警长竞选）")
-        says(ctx, DIRECTOR, "已执行。")
+        says(ctx, DIRECTOR, "【开门公告，可直接粘贴到论坛】\n[b]开门，第1天（警长竞选）[/b]\n当日警长：无\n当日执警：无")
+        says(ctx, DIRECTOR, PROPOSED_CLOSE)
 
     reject = {"approve": False, "reason": "此群仅限本局队伍成员加入"}
     async with chat(app) as (ctx, bot):  # who may join which group
@@ -231,7 +256,7 @@ async def test_a_146_game_is_set_up_and_its_groups_formed_when_day_one_opens(app
     # the director's log shows the two-target act as it was sent
     async with chat(app) as (ctx, bot):
         ctx.receive_event(bot, private(DIRECTOR, "日志"))
-        ctx.should_call_api("send_private_msg", {"user_id": DIRECTOR, "message": LineWith("[qq:40014] 冬梅 丘比特之箭 3 5")}, result={"message_id": 1})
+        ctx.should_call_api("send_private_msg", {"user_id": DIRECTOR, "message": LineWith("14号 冬梅：丘比特之箭 3 5")}, result={"message_id": 1})
 
 
 @pytest.mark.parametrize("arrow, teams", [
@@ -282,13 +307,16 @@ async def test_a_hunter_voted_out_by_day_is_asked_privately_until_30_minutes_aft
     await day_two(service, t)
     async with chat(app) as (ctx, bot):
         ctx.receive_event(bot, private(DIRECTOR, "投票 阿福:春生 春生:阿福 旺财:春生"))
-        says(ctx, DIRECTOR, "【可公示】第2天放逐投票结果：春生 2票，阿福 1票。春生 出局")
+        says(ctx, DIRECTOR, "【可公示】第2天放逐投票结果：\n12号 春生 2票、1号 阿福 1票\n结果：12号 春生\n"
+                            "票型：\n1号 阿福 → 12号 春生\n12号 春生 → 1号 阿福\n4号 旺财 → 12号 春生\n"
+                            f"未投票：{others('阿福', '春生', '旺财')}")
+        says(ctx, DIRECTOR, unvoted(2, "放逐投票", "阿福", "春生", "旺财"))
         says(ctx, DIRECTOR, "12号 春生 出局（投票）")
         says(ctx, QQ["春生"], HUNTER_ASKED_BY_DAY)
         says(ctx, DIRECTOR, "等待 12号 春生 发动<最后一枪>")
         says(ctx, DIRECTOR, "【可公示】放逐投票：12号 春生 出局")
         says(ctx, QQ["春生"], LAST_WORDS)
-        says(ctx, DIRECTOR, "计票完成：春生 2票，阿福 1票；结果：春生")
+        says(ctx, DIRECTOR, "计票完成：12号 春生 2票、1号 阿福 1票；结果：12号 春生。可公示的计票结果见上。")
     # 30 minutes after a 关门 not yet known: stored, and scheduled once the director closes the day
     row = await DeadlineRow.get(key="最后一枪:春生:day2")
     assert (row.who, row.anchor, row.minutes, row.due_at, row.done) == (["春生"], "close", 30, None, False)
@@ -296,7 +324,7 @@ async def test_a_hunter_voted_out_by_day_is_asked_privately_until_30_minutes_aft
     async with chat(app) as (ctx, bot):  # the director's 状态 says the same
         ctx.receive_event(bot, private(DIRECTOR, "状态"))
         ctx.should_call_api("send_private_msg", {"user_id": DIRECTOR, "message": LineWith(
-            "时限：最后一枪（最后一枪:春生:day2）截止 关门后30分钟")}, result={"message_id": 1})
+            "时限：春生<最后一枪> 截止 关门后30分钟")}, result={"message_id": 1})
     await player(app, "春生", "帮助",
                  "你是 12号 春生，身份：猎人。非因红牌出局后可以<最后一枪>使一名其他角色立即出局\n"
                  "等待你决定：<最后一枪>，发送“最后一枪 座位号”（截止 关门后30分钟）\n"
@@ -395,9 +423,9 @@ async def test_a_hunter_killed_at_night_is_asked_when_the_night_settles(app: App
         ctx.receive_event(bot, private(DIRECTOR, "开门"))
         says(ctx, QQ["春生"], LAST_WORDS)
         says(ctx, QQ["金宝"], LAST_WORDS)
-        says(ctx, DIRECTOR, "【开门公告，可直接粘贴到论坛】\n[b]开门，第2天（放逐投票）[/b]\n\n"
-                            "[b]第2天[/b]\n前一天投票出局：无\n昨晚出局：12号 春生、5号 金宝\n当日警长：17号 大勇")
-        says(ctx, DIRECTOR, "已执行。")
+        says(ctx, DIRECTOR, "【开门公告，可直接粘贴到论坛】\n[b]开门，第2天（放逐投票）[/b]\n"
+                            "前一天投票出局：无\n昨晚出局：12号 春生、5号 金宝\n当日警长：17号 大勇\n当日执警：20号 丫蛋")
+        says(ctx, DIRECTOR, PROPOSED_CLOSE)
 
 
 async def test_a_hunter_killed_at_night_who_lets_the_limit_pass(app: App, banshabot, clean):
@@ -427,11 +455,14 @@ async def test_the_elected_sheriff_is_asked_privately_to_appoint_a_deputy(app: A
     await does(service, t, OpenDay())
     async with chat(app) as (ctx, bot):
         ctx.receive_event(bot, private(DIRECTOR, ELECTION_POSTS))
-        says(ctx, DIRECTOR, "【可公示】第1天警长竞选结果：大勇 2票，石头 1票。大勇 当选警长")
+        says(ctx, DIRECTOR, "【可公示】第1天警长竞选结果：\n17号 大勇 2票、22号 石头 1票\n结果：17号 大勇 当选警长\n"
+                            "票型：\n1号 阿福 → 17号 大勇\n17号 大勇 → 17号 大勇\n4号 旺财 → 22号 石头\n"
+                            f"未投票：{others('阿福', '大勇', '旺财')}")
+        says(ctx, DIRECTOR, unvoted(1, "警长竞选", "阿福", "大勇", "旺财"))
         says(ctx, QQ["大勇"], "你当选了警长。")
         says(ctx, QQ["大勇"], APPOINT_ASKED)
         says(ctx, DIRECTOR, "等待 17号 大勇 发动<任命>")
-        says(ctx, DIRECTOR, "计票完成：大勇 2票，石头 1票；结果：大勇")
+        says(ctx, DIRECTOR, "计票完成：17号 大勇 2票、22号 石头 1票；结果：17号 大勇。可公示的计票结果见上。")
     row = await DeadlineRow.get(key="任命:大勇:day1")
     assert (row.anchor, row.minutes, row.due_at) == ("close", 30, None)
     await player(app, "大勇", "帮助", "你是 17号 大勇，身份：村民。没有技能\n"
@@ -457,13 +488,16 @@ async def test_a_sheriff_voted_out_hands_over_the_badge_and_the_heir_appoints(ap
     async with chat(app) as (ctx, bot):
         ctx.receive_event(bot, private(DIRECTOR, "投票 阿贵:大勇 旺财:大勇 石头:大勇 大勇:阿贵"))
         # 带队: the sheriff's ballot counts 2.5
-        says(ctx, DIRECTOR, "【可公示】第2天放逐投票结果：大勇 3票，阿贵 2.5票。大勇 出局")
+        says(ctx, DIRECTOR, "【可公示】第2天放逐投票结果：\n17号 大勇 3票、2号 阿贵 2.5票\n结果：17号 大勇\n"
+                            "票型：\n2号 阿贵 → 17号 大勇\n4号 旺财 → 17号 大勇\n22号 石头 → 17号 大勇\n17号 大勇 → 2号 阿贵（2.5票）\n"
+                            f"未投票：{others('阿贵', '旺财', '石头', '大勇')}\n计票说明：警长 17号 大勇 的票计为2.5票")
+        says(ctx, DIRECTOR, unvoted(2, "放逐投票", "阿贵", "旺财", "石头", "大勇"))
         says(ctx, DIRECTOR, "17号 大勇 出局（投票）")
         says(ctx, QQ["大勇"], BADGE_ASKED)
         says(ctx, DIRECTOR, "等待 17号 大勇 发动<殉职>")
         says(ctx, DIRECTOR, "【可公示】放逐投票：17号 大勇 出局")
         says(ctx, QQ["大勇"], LAST_WORDS)
-        says(ctx, DIRECTOR, "计票完成：大勇 3票，阿贵 2.5票；结果：大勇")
+        says(ctx, DIRECTOR, "计票完成：17号 大勇 3票、2号 阿贵 2.5票；结果：17号 大勇。可公示的计票结果见上。")
     row = await DeadlineRow.get(key="殉职:大勇:day2")
     assert (row.anchor, row.minutes, row.due_at) == ("close", 30, None)
     assert f"deadline:{row.id}" not in scheduler.jobs
@@ -525,7 +559,7 @@ async def test_a_missed_hand_over_sent_by_the_director_moves_the_badge_at_random
         says(ctx, QQ[heir], APPOINT_ASKED)
         says(ctx, DIRECTOR, f"等待 {label(heir)} 发动<任命>")
         # 超时 lets every running limit of his pass, his last words' too (the reply names each)
-        says(ctx, DIRECTOR, "已按时限到期处理：殉职:大勇:day2、遗言:大勇")
+        says(ctx, DIRECTOR, "已按时限到期处理：大勇<殉职>、大勇<遗言>")
     assert t.game.state.sheriff == heir
 
 
@@ -551,3 +585,36 @@ async def test_a_missed_hand_over_at_its_time_moves_the_badge_at_random(app: App
     assert t.game.pending_for(heir, "任命")
     appoint = await DeadlineRow.get(key=t.game.pending_for(heir, "任命").key)
     assert (appoint.anchor, appoint.minutes, appoint.due_at) == ("close", 30, None)
+
+
+# --- a red card the day of the vote -----------------------------------------------------------------------
+async def test_a_red_card_after_the_vote_moves_the_badge_at_random_and_tells_the_director_each_change(app: App, banshabot):
+    """"白天红牌罚下在被投票出局之前"; "红牌罚下出局的角色没有遗言权利，不能发动……警长<殉职>……红牌罚下的警长警徽随机
+    移交": the sheriff 大勇, voted out and asked for <殉职>, is red-carded the same day."""
+    from engine import Card
+
+    service = banshabot.service
+    t = await started(service)
+    await sheriff_out(service, t)
+    probe = copy.deepcopy(t.game)
+    assert probe.apply(Card("红牌", "大勇")).ok
+    heir = probe.state.sheriff
+    assert heir != "大勇" and probe.state.player(heir).alive
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(DIRECTOR, "发牌 红牌 大勇"))
+        says(ctx, DIRECTOR, "17号 大勇 获得红牌")
+        says(ctx, DIRECTOR, "【可公示】红牌罚下：17号 大勇（白天红牌罚下在被投票出局之前：按红牌罚下出局，不再按投票出局）")
+        says(ctx, DIRECTOR, f"【可公示】17号 大勇 被红牌罚下，警徽随机移交给 {label(heir)}")
+        says(ctx, QQ[heir], "你继任了警长。")
+        says(ctx, QQ[heir], APPOINT_ASKED)
+        says(ctx, DIRECTOR, f"等待 {label(heir)} 发动<任命>")
+        says(ctx, QQ["大勇"], "你被红牌罚下（白天红牌罚下在被投票出局之前），按红牌罚下出局：你不再有遗言权利、<殉职>。")
+        says(ctx, DIRECTOR, "17号 大勇 今天被投票出局后又被红牌罚下，改为红牌罚下出局：\n"
+                            "· 出局原因：投票 → 红牌\n"
+                            "· 取消<殉职>（尚未答复）\n"
+                            "· 取消遗言权利\n"
+                            f"· 警徽随机移交给 {label(heir)}")
+        says(ctx, DIRECTOR, "村民阵营累计红牌 1 张；导演可决定是否判负该阵营")
+        says(ctx, DIRECTOR, "已执行。")
+    assert t.game.state.sheriff == heir
+    await player(app, "大勇", "殉职 22", "未执行：大勇 现在不能发动<殉职>")

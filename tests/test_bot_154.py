@@ -2,7 +2,9 @@
 ghost group when 小倩 finds him, and nothing about 宁采臣 reaches anyone not entitled to it."""
 from __future__ import annotations
 
-from bot_helpers import DIRECTOR, drain, texts_to
+from nonebug import App
+
+from bot_helpers import DIRECTOR, chat, drain, in_group, posts, private, says, says_with, texts_to
 
 from engine import Act, CloseDay
 from service import groups
@@ -66,3 +68,58 @@ async def test_ning_found_joins_the_ghost_group(banshabot, clean):
     for name in ("兄长", "道士", "书一"):  # no one outside the ghosts learns of it
         assert not any("石头" in text for text in texts_to(sent, QQ[name])), name
     assert not any("石头" in text for text in texts_to(sent, BROTHERS_GROUP))
+
+
+# --- 姥姥之怒, attached to the group's 吸精 -----------------------------------------------------------------
+async def test_the_fury_is_attached_to_the_groups_suck_in_the_group_or_in_private(app: App, banshabot, clean):
+    """"姥姥之怒……在该阵营吸食角色时，可以附加姥姥之怒": "姥姥之怒 座位号" is the night's 吸精 with the fury;
+    "姥姥之怒" alone joins the group's 吸精 already sent, in the group or in private."""
+    service = banshabot.service
+    t, _ = await started(service)
+    await service.submit(t, CloseDay(), source="test")
+    await drain()
+    async with chat(app) as (ctx, bot):  # nothing to attach it to yet: refused, and her fury is not spent
+        ctx.receive_event(bot, private(QQ["姥姥"], "姥姥之怒"))
+        says(ctx, QQ["姥姥"], "未执行：女鬼群今晚还没有<吸精>：发送“姥姥之怒 座位号”吸精并附加姥姥之怒，或在女鬼群吸精之后发送“姥姥之怒”")
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, in_group(COVEN_GROUP, QQ["鬼甲"], "吸精 14"))
+        posts(ctx, COVEN_GROUP, "鬼甲 提交了今晚的吸精：14号 书一。已确认，不能更改。")
+        says(ctx, DIRECTOR, "3号 鬼甲：吸精 14")
+        ctx.receive_event(bot, in_group(COVEN_GROUP, QQ["姥姥"], "姥姥之怒 15"))
+        posts(ctx, COVEN_GROUP, "未执行：女鬼群今晚已经吸精 14号 书一：<姥姥之怒>只能附加到这次吸精（发送“姥姥之怒”）")
+        ctx.receive_event(bot, in_group(COVEN_GROUP, QQ["姥姥"], "姥姥之怒"))
+        posts(ctx, COVEN_GROUP, "姥姥 为今晚的吸精 14号 书一 附加了<姥姥之怒>。已确认，不能更改。")
+        says(ctx, DIRECTOR, "1号 姥姥：姥姥之怒")
+    assert t.game.night.actions["姥姥之怒"] == ("姥姥", "书一")
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(QQ["姥姥"], "怒"))
+        says(ctx, QQ["姥姥"], "未执行：<姥姥之怒>每局游戏仅限使用一次，已经用过")
+
+
+async def test_the_fury_with_a_target_is_the_nights_suck(app: App, banshabot, clean):
+    service = banshabot.service
+    t, _ = await started(service)
+    await service.submit(t, CloseDay(), source="test")
+    await drain()
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(QQ["姥姥"], "姥姥之怒 14"))
+        posts(ctx, COVEN_GROUP, "姥姥 提交了今晚的吸精：14号 书一，附加<姥姥之怒>。已确认，不能更改。")
+        says(ctx, DIRECTOR, "1号 姥姥：姥姥之怒 14")
+    assert t.game.night.actions["吸精"] == t.game.night.actions["姥姥之怒"] == ("姥姥", "书一")
+
+
+# --- 替补: 154 sets no limit ----------------------------------------------------------------------------
+async def test_a_character_may_have_a_second_substitute(app: App, banshabot, clean):
+    """"每名角色仅限更换一次替补" is M131's: 154's 替补 rules ("若导演无法指定，判作前任玩家扮演的角色罚下") set no limit."""
+    service = banshabot.service
+    t, _ = await started(service)
+    for new, old in ((40001, QQ["书一"]), (40002, 40001)):
+        async with chat(app) as (ctx, bot):
+            ctx.receive_event(bot, private(DIRECTOR, f"替补 书一 {new}"))
+            says(ctx, old, "你的角色 书一 已由替补接手，你不再能以该角色行动。")
+            says_with(ctx, new, "你作为替补接手了本局角色。", "你的角色：14号 书一", "你的身份：赶考书生")
+            says(ctx, DIRECTOR, f"14号 书一 由 {new} 接手（原 {old}）。")
+    assert t.seat_of("书一").former_qq == [str(QQ["书一"]), "40001"]
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(DIRECTOR, "日志"))
+        says_with(ctx, DIRECTOR, "14号 书一：赶考书生，书生阵营（替补接手 2 次）")

@@ -30,7 +30,7 @@ from service.texts import clock
 pytestmark = pytest.mark.usefixtures("clean")
 
 KEY = "night1:女巫:柠檬"
-TONGLING = "通灵：今晚被指杀的角色是 西瓜。"
+TONGLING = "通灵：今晚被指杀的角色是 5号 西瓜。"
 DECIDE = "请在30分钟内决定：救药 座位号 / 毒药 座位号 / 放弃。"
 REFUSED = ActionFailed(retcode=1200, status="failed", msg="send failed")
 
@@ -173,7 +173,7 @@ async def test_a_limit_that_ends_before_the_delivery_never_starts(app: App, bans
         ctx.receive_event(bot, private(DIRECTOR, "超时 柠檬"))
         says(ctx, QQ["柠檬"], TONGLING, exception=REFUSED)  # after the command
         says(ctx, QQ["柠檬"], TONGLING, exception=REFUSED)  # before the reply
-        says(ctx, DIRECTOR, "已按时限到期处理：night1:女巫:柠檬")
+        says(ctx, DIRECTOR, "已按时限到期处理：柠檬<女巫>")
     await row.refresh_from_db()
     assert row.done
     monkeypatch.setattr(service, "now", lambda: NOW + timedelta(minutes=5))

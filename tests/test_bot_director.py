@@ -18,8 +18,10 @@ from bot_helpers import (
     GROUP,
     GROUP_NAME,
     PLAYERS,
+    PROPOSED_CLOSE,
     QQ,
     ROSTER_TEXT,
+    STARTED,
     STRANGER,
     STRANGER_TEXT,
     WOLVES,
@@ -27,11 +29,16 @@ from bot_helpers import (
     chat,
     close_day,
     day_two,
+    director_does,
     director_hears,
     drain,
+    game_over,
     in_group,
     kicks,
+    labels,
+    lists_members,
     night_one,
+    others,
     pack_night,
     posts,
     private,
@@ -39,6 +46,8 @@ from bot_helpers import (
     renames,
     running_game,
     says,
+    treehole,
+    unvoted,
 )
 
 pytestmark = pytest.mark.usefixtures("clean")
@@ -51,21 +60,34 @@ async def director(app: App, text: str, *replies: str, message_id: int | None = 
         director_hears(ctx, *replies)
 
 
+async def add_to_pool(app: App, group: int, name: str) -> None:
+    """群池 添加 of a group that holds nobody but the bot, its owner."""
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(DIRECTOR, f"群池 添加 {group} {name}".strip()))
+        lists_members(ctx, group)
+        says(ctx, DIRECTOR, f"群 {group} 已加入群池。")
+
+
 HELP = """导演指令（私聊发送；多局同时进行时在指令前加“#编号 ”指定游戏）：
 新游戏 规则 [标题] —— 规则：M131、146、154
 名单 —— 之后每行“角色名 QQ号”，按电梯楼顺序
 检查 —— 检查每名玩家是否已加我为好友
 分配 随机 | 分配 固定（之后每行“角色名 身份”）
 开始 —— 私聊每名玩家身份，分配队伍群
-关门 / 开门 [关门时间，如 12-01 22:00]
-竞选 票 / 投票 票 —— 票：粘贴投票帖（首行写发帖角色名），或“投票人:对象 …”
+关门 / 开门 [关门时间，如 12-01 22:00]（不写时间则按规则的讨论日长短）/ 关门时间 12-01 22:00（更改今天的关门时间）
+竞选 票 / 投票 票 —— 票：粘贴投票帖（首行写发帖角色名，可带“发表于 时间”），或“投票人:对象 …”
+重新计票 [竞选|投票] 票 —— 用新的投票帖代替今天的计票（先显示变化，确认后执行）
+撤销 / 撤销 编号 —— 列出本阶段导演的操作 / 撤销其中一条（先显示变化，确认后执行）；确认 / 取消
+加速 [时间] 角色 角色 … —— 记录在进程帖申请加速的玩家；加速 强制 —— 导演执行加速
 发牌 蓝牌|黄牌|红牌 角色
 替补 角色 新QQ号 / 协助 QQ号（添加协助导演）
 代 角色 技能 [目标] —— 代玩家行动（覆盖）
 超时 角色 —— 该角色进行中的时限立即到期
 结算 —— 行动收齐后立即结算夜晚
 判负 阵营 / 状态 / 日志 / 游戏
-群池 / 群池 添加 群号 [原群名] / 群池 移除 群号"""
+群池 / 群池 添加 群号 [原群名] / 群池 移除 群号
+新月（146）：新月设置 [无 | 事件名 …]（第一次开门前）/ 新月 事件名 [起始角色]（论坛上抽取的新月）/
+违规 角色（违反当天新月规则：在投票帖投票的私聊投票日、无我无狼、英语考试…）/ 私票（今天的私聊投票）/ 计票（现在统计私聊投票）"""
 
 NEW_GAME = "已创建游戏 #1（M131）。下一步：发送“名单”，之后每行“角色名 QQ号”。"
 ROSTER_SAVED = (
@@ -91,11 +113,11 @@ def status_lines(deaths: dict[str, str] | None = None, cards: dict[str, str] | N
     return out
 
 
-NIGHT_ONE_DEADLINES = [
-    "时限：杀人（night1:杀人:狼群）截止 12-01 21:00",
-    "时限：预言（night1:预言:西瓜）截止 12-01 21:00",
-    "时限：诽谤（night1:诽谤:草莓）截止 12-01 21:00",
-    "时限：最后的守护（night1:最后的守护:芒果）截止 12-01 21:00",
+NIGHT_ONE_DEADLINES = [  # who, what, until when: never a time limit's key
+    "时限：果果、橘子、香蕉、葡萄<杀人> 截止 12-01 21:00",
+    "时限：西瓜<预言> 截止 12-01 21:00",
+    "时限：草莓<诽谤> 截止 12-01 21:00",
+    "时限：芒果<最后的守护> 截止 12-01 21:00",
 ]
 
 
@@ -241,20 +263,21 @@ async def test_assign_fixed_and_bad_line_ups_refused(app: App):
 
 # --- 开始 ---------------------------------------------------------------------------------------------
 async def test_start_sends_briefs_team_roster_and_renames_group(app: App):
-    await director(app, f"群池 添加 {GROUP} {GROUP_NAME}", f"群 {GROUP} 已加入群池。请确认我是该群的群主或管理员。")
+    await add_to_pool(app, GROUP, GROUP_NAME)
     await director(app, "新游戏 M131", NEW_GAME)
     await director(app, ROSTER_TEXT, ROSTER_SAVED)
     await director(app, FIXED_TEXT, "已按给定分配身份。发送“状态”查看，确认后发送“开始”。")
     team = "1号 果果、2号 橘子、3号 香蕉、4号 葡萄"
     async with chat(app) as (ctx, bot):
         ctx.receive_event(bot, private(DIRECTOR, "开始"))
+        lists_members(ctx, GROUP)  # before it is lent: nobody in it but the bot
         for name, qq, _ in PLAYERS:  # each player, privately: character, identity, skills, limits, how to act
             says(ctx, qq, brief(name))
         renames(ctx, GROUP, "[M131]粽子·狼群")
         for name in WOLVES:  # the team: who is in it and which group to join
             says(ctx, QQ[name], f"你属于【狼群】，成员：{team}。请申请加入QQ群 {GROUP}，我会通过你的申请。")
         posts(ctx, GROUP, f"【狼群】成员：{team}")
-        says(ctx, DIRECTOR, "游戏已开始，每名玩家都已收到身份。开局技能（如认亲）收齐后，发送“关门”进入第一个夜晚。")
+        says(ctx, DIRECTOR, STARTED)
     await director(app, "开始", "游戏已经开始")
     await director(app, ROSTER_TEXT, "游戏已经开始，不能再改名单；换人请用“替补”")
     await director(app, "分配 随机", "请先发送名单；游戏开始后不能再分配身份")
@@ -273,28 +296,32 @@ async def test_close_and_open_with_a_planned_close_time(app: App, banshabot):
         says(ctx, QQ["柠檬"], "第1夜：狼群行动后你会收到<通灵>反馈，之后30分钟内决定是否使用药。")
         for name, skill in (("西瓜", "预言"), ("草莓", "诽谤"), ("芒果", "最后的守护")):
             says(ctx, DIRECTOR, f"时限开始：{name}<{skill}>，截止 12-01 21:00")
-            says(ctx, QQ[name], f"第1夜：你可以发动<{skill}>，关门后1小时内有效；不发动请发送“放弃”。")
+            says(ctx, QQ[name], f"第1夜：你可以发动<{skill}>（发送“{skill} 座位号”），关门后1小时内有效；不发动请发送“放弃”。")
         says(ctx, DIRECTOR, "已执行。")
     await director(app, "关门", "未执行：现在已经是夜晚")
 
     await quiet_night(service, t, kill="菠萝")
-    await director(app, "开门", "【可公示】开门，第1天（警长竞选）", "已执行。")
+    await director(app, "开门", "【可公示】开门，第1天（警长竞选）", PROPOSED_CLOSE)
     async with chat(app) as (ctx, bot):
         # the first night's deaths are published once the election is counted, with the sheriff
         ctx.receive_event(bot, private(DIRECTOR, "竞选 果果:橘子 橘子:橘子 西瓜:弃权"))
+        says(ctx, DIRECTOR, unvoted(1, "警长竞选", others("果果", "橘子", "西瓜")))
         says(ctx, QQ["橘子"], "你当选了警长。")
+        says(ctx, DIRECTOR, "10号 菠萝 出局（杀人）")  # night 1's victims go out with the list
         says(ctx, QQ["菠萝"], "你已出局，可以留下遗言：发送“遗言 内容”（可多行），下一个白天开始前有效。遗言中禁止使用Discuz!代码。")
         says(ctx, DIRECTOR, "【开门公告，可直接粘贴到论坛】\n"
-                            "[b]第1天警长竞选结果：橘子 2票。橘子 当选警长[/b]\n\n"
-                            "[b]第1天[/b]\n前一天投票出局：无\n昨晚出局：10号 菠萝\n当日警长：2号 橘子")
-        says(ctx, DIRECTOR, "计票完成：橘子 2票；结果：橘子")
+                            "[b]第1天警长竞选结果：[/b]\n2号 橘子 2票\n结果：2号 橘子 当选警长\n"
+                            "票型：\n1号 果果 → 2号 橘子\n2号 橘子 → 2号 橘子\n弃权：5号 西瓜\n"
+                            f"未投票：{labels(others('果果', '橘子', '西瓜'))}\n\n"
+                            "[b]第1天公示[/b]\n昨晚出局：10号 菠萝\n当日警长：2号 橘子")
+        says(ctx, DIRECTOR, "计票完成：2号 橘子 2票；结果：2号 橘子。可公示的计票结果见上。")
 
     await director(app, "开门 明晚", "看不懂时间“明晚”，请写成“12-01 22:00”或“22:00”")
     assert t.game.state.day_no == 1
     await director(app, "开门 22:00",
                    "菠萝 未在时限内提交遗言，视为放弃",
-                   "【可公示】开门，第2天（放逐投票）",
-                   "已执行。 本日关门时间：12-01 22:00")
+                   "【开门公告，可直接粘贴到论坛】\n[b]开门，第2天（放逐投票）[/b]\n前一天投票出局：无\n当日警长：2号 橘子",
+                   "已执行。本日关门时间：12-01 22:00")
     await director(app, "开门", "未执行：今天之后是夜晚：请先关门")
 
 
@@ -309,10 +336,12 @@ async def test_slander_is_published_an_hour_before_the_planned_close(app: App, b
     await day_two(service, t)
     await close_day(service, t)
     await quiet_night(service, t, kill="菠萝", slander="果果")
-    await director(app, "开门 12-01 23:30",
-                   "【开门公告，可直接粘贴到论坛】\n[b]开门，第3天（放逐投票）[/b]\n\n"
-                   "[b]第3天[/b]\n前一天投票出局：无\n昨晚出局：10号 菠萝\n当日警长：2号 橘子",
-                   "已执行。 本日关门时间：12-01 23:30")
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(DIRECTOR, "开门 12-01 23:30"))
+        says(ctx, QQ["菠萝"], "你已出局（第2夜），没有遗言。")  # "之后夜晚出局的人无遗言"
+        director_hears(ctx, "【开门公告，可直接粘贴到论坛】\n"
+                            "[b]开门，第3天（放逐投票）[/b]\n前一天投票出局：无\n昨晚出局：10号 菠萝\n当日警长：2号 橘子",
+                       "已执行。本日关门时间：12-01 23:30")
     row = await DeadlineRow.get(key="公示:诽谤:day3")
     assert clock(row.due_at) == "12-01 22:30"
     when, _ = scheduler.jobs[f"deadline:{row.id}"]
@@ -322,8 +351,14 @@ async def test_slander_is_published_an_hour_before_the_planned_close(app: App, b
         await scheduler.run(f"deadline:{row.id}")
 
 
-async def test_without_a_closing_time_the_slander_is_left_to_the_director(app: App, banshabot):
+async def test_an_early_close_cancels_the_days_slander_publication(app: App, banshabot, clean):
+    """开门 with no time takes the post's day length; "乌鸦诽谤对象在关门前1小时公示" is then due an hour before
+    it. A day closed before that hour publishes nothing in the night that follows."""
+    from service.models import DeadlineRow
+    from service.texts import clock
+
     service = banshabot.service
+    scheduler = clean
     t = await running_game(service)
     await day_two(service, t)
     await close_day(service, t)
@@ -331,20 +366,25 @@ async def test_without_a_closing_time_the_slander_is_left_to_the_director(app: A
     await drain()
     async with chat(app) as (ctx, bot):
         ctx.receive_event(bot, private(DIRECTOR, "开门"))
-        says(ctx, DIRECTOR, "【开门公告，可直接粘贴到论坛】\n[b]开门，第3天（放逐投票）[/b]\n\n"
-                            "[b]第3天[/b]\n前一天投票出局：无\n昨晚出局：10号 菠萝\n当日警长：2号 橘子")
-        says(ctx, DIRECTOR, "已执行。")
+        says(ctx, QQ["菠萝"], "你已出局（第2夜），没有遗言。")
+        says(ctx, DIRECTOR, "【开门公告，可直接粘贴到论坛】\n"
+                            "[b]开门，第3天（放逐投票）[/b]\n前一天投票出局：无\n昨晚出局：10号 菠萝\n当日警长：2号 橘子")
+        says(ctx, DIRECTOR, PROPOSED_CLOSE)
+    row = await DeadlineRow.get(key="公示:诽谤:day3")
+    assert clock(row.due_at) == "12-02 20:00"
     async with chat(app) as (ctx, bot):
         ctx.receive_event(bot, private(DIRECTOR, "关门"))
+        says(ctx, DIRECTOR, "今天提前关门，乌鸦诽谤的公示时间（关门前1小时）未到：不再公示。")
         says(ctx, DIRECTOR, "【可公示】关门，第3夜开始")
         posts(ctx, GROUP, pack_night(3))
         says(ctx, DIRECTOR, "时限开始：果果、橘子、香蕉、葡萄<杀人>，截止 12-01 21:00")
         says(ctx, QQ["柠檬"], "第3夜：狼群行动后你会收到<通灵>反馈，之后30分钟内决定是否使用药。")
         for name, skill in (("西瓜", "预言"), ("草莓", "诽谤"), ("芒果", "最后的守护")):
             says(ctx, DIRECTOR, f"时限开始：{name}<{skill}>，截止 12-01 21:00")
-            says(ctx, QQ[name], f"第3夜：你可以发动<{skill}>，关门后1小时内有效；不发动请发送“放弃”。")
-        says(ctx, DIRECTOR, "未设定关门时间，<公示被诽谤的角色>未能按时进行，请导演处理")
+            says(ctx, QQ[name], f"第3夜：你可以发动<{skill}>（发送“{skill} 座位号”），关门后1小时内有效；不发动请发送“放弃”。")
         says(ctx, DIRECTOR, "已执行。")
+    await row.refresh_from_db()
+    assert row.done and f"deadline:{row.id}" not in scheduler.jobs  # nothing is published in the night
 
 
 async def test_the_draft_announcement_comes_as_soon_as_the_night_is_settled(app: App, banshabot):
@@ -361,7 +401,8 @@ async def test_the_draft_announcement_comes_as_soon_as_the_night_is_settled(app:
         says(ctx, QQ["西瓜"], "预言结果：2号 橘子 是<非村民阵营>")
         says(ctx, DIRECTOR, "已发给 5号 西瓜 的反馈：预言结果：2号 橘子 是<非村民阵营>")
         says(ctx, DIRECTOR, "5号 西瓜：预言 2")
-        says(ctx, DIRECTOR, "10号 菠萝 出局（杀人）")
+        # night 1's list waits for the election, and its victims are still in it
+        says(ctx, DIRECTOR, "第一夜出局：10号 菠萝（杀人）。名单在警长竞选完毕之后公布；在此之前他们不会被告知，仍可以投票和被投票。")
         says(ctx, DIRECTOR, "夜晚已结算，开门公告草稿：昨晚出局：菠萝")
     assert t.game.night.resolved
 
@@ -372,7 +413,7 @@ async def test_votes_from_pasted_forum_posts(app: App, banshabot):
     t = await running_game(service)
     await night_one(service, t)
     await quiet_night(service, t)
-    await director(app, "开门", "【可公示】开门，第1天（警长竞选）", "已执行。")
+    await director(app, "开门", "【可公示】开门，第1天（警长竞选）", PROPOSED_CLOSE)
     election = (
         "竞选\n"
         "3楼 果果\n投票对象：橘子\n投票理由：发言好\n"
@@ -384,17 +425,21 @@ async def test_votes_from_pasted_forum_posts(app: App, banshabot):
     )
     async with chat(app) as (ctx, bot):
         ctx.receive_event(bot, private(DIRECTOR, election))
+        says(ctx, DIRECTOR, unvoted(1, "警长竞选", others("果果", "西瓜", "草莓", "桃子")))
         says(ctx, QQ["西瓜"], "你当选了警长。")
         says(ctx, DIRECTOR, "【开门公告，可直接粘贴到论坛】\n"
-                            "[b]第1天警长竞选结果：橘子 1票，西瓜 2票。西瓜 当选警长[/b]\n\n"
-                            "[b]第1天[/b]\n前一天投票出局：无\n昨晚出局：无人出局（平安夜）\n当日警长：5号 西瓜")
-        says(ctx, DIRECTOR, "计票完成：橘子 1票，西瓜 2票；结果：西瓜\n"
+                            "[b]第1天警长竞选结果：[/b]\n5号 西瓜 2票、2号 橘子 1票\n结果：5号 西瓜 当选警长\n"
+                            "票型：\n1号 果果 → 2号 橘子\n5号 西瓜 → 5号 西瓜\n7号 草莓 → 5号 西瓜\n弃权：9号 桃子\n"
+                            f"未投票：{labels(others('果果', '西瓜', '草莓', '桃子'))}\n\n"
+                            "[b]第1天公示[/b]\n昨晚出局：无人出局（平安夜）\n当日警长：5号 西瓜")
+        says(ctx, DIRECTOR, "计票完成：5号 西瓜 2票、2号 橘子 1票；结果：5号 西瓜。可公示的计票结果见上。\n"
                             "无效：柠檬：缺少“投票理由：”，格式有误，此票无效\n"
                             "无效：芒果：没有“投票对象：”，格式有误，此帖无效")
     await director(app, election, "未计票：今天的警长竞选已经统计过\n"
                                   "无效：柠檬：缺少“投票理由：”，格式有误，此票无效\n"
                                   "无效：芒果：没有“投票对象：”，格式有误，此帖无效")
-    await director(app, "开门", "【可公示】开门，第2天（放逐投票）", "已执行。")
+    await director(app, "开门", "【开门公告，可直接粘贴到论坛】\n[b]开门，第2天（放逐投票）[/b]\n前一天投票出局：无\n当日警长：5号 西瓜",
+                   PROPOSED_CLOSE)
     exile = (
         "投票\n"
         "10楼 果果\n投票对象：菠萝\n投票理由：划水\n"
@@ -407,18 +452,23 @@ async def test_votes_from_pasted_forum_posts(app: App, banshabot):
     )
     async with chat(app) as (ctx, bot):
         ctx.receive_event(bot, private(DIRECTOR, exile))
-        # the sheriff's vote counts 1.5
-        says(ctx, DIRECTOR, "【可公示】第2天放逐投票结果：西瓜 2票，果果 1.5票。西瓜 出局")
+        # the sheriff's vote counts 1.5; the 票型 shows the 改票; the exile is announced once, by itself
+        says(ctx, DIRECTOR, "【可公示】第2天放逐投票结果：\n5号 西瓜 2票、1号 果果 1.5票\n结果：5号 西瓜\n票型：\n"
+                            "1号 果果 → 5号 西瓜（改票，原投 10号 菠萝）\n5号 西瓜 → 1号 果果（1.5票）\n2号 橘子 → 5号 西瓜\n"
+                            f"未投票：{labels(others('果果', '西瓜', '橘子'))}\n计票说明：警长 5号 西瓜 的票计为1.5票")
+        says(ctx, DIRECTOR, unvoted(2, "放逐投票", others("果果", "西瓜", "橘子")))
         says(ctx, DIRECTOR, "5号 西瓜 出局（投票）")
         # the sheriff went out: he is asked at once to hand over the badge
         says(ctx, QQ["西瓜"], "你已出局，可以<殉职>：发送“殉职 座位号”移交警徽，或“殉职 撕”撕毁警徽（关门后30分钟内有效）。")
         says(ctx, DIRECTOR, "等待 5号 西瓜 发动<殉职>")
+        says(ctx, DIRECTOR, "时限开始：西瓜<殉职>，截止 12-02 21:30")  # 关门 (12-02 21:00) + 30 minutes
         says(ctx, DIRECTOR, "【可公示】放逐投票：5号 西瓜 出局")
         says(ctx, QQ["西瓜"], "你已出局，可以留下遗言：发送“遗言 内容”（可多行），下一个白天开始前有效。遗言中禁止使用Discuz!代码。")
-        says(ctx, DIRECTOR, "计票完成：西瓜 2票，果果 1.5票；结果：西瓜\n"
+        says(ctx, DIRECTOR, "计票完成：5号 西瓜 2票、1号 果果 1.5票；结果：5号 西瓜。可公示的计票结果见上。\n"
                             "无效：果果：改票只允许一次，第二次改票无效\n"
                             "无效：橘子：重复投票，以第一次为准（改票请使用“改票对象：”）\n"
-                            "无效：菠萝：投票对象“路人甲”不是本局角色，此票无效")
+                            "无效：菠萝：投票对象“路人甲”不是本局角色，此票无效\n"
+                            "注意：果果：改票没有发帖时间，无法核对“关门前一小时不允许改票或代投，执行加速时不允许改票。”，已按有效计，请核对")
 
 
 async def test_votes_as_a_compact_list(app: App, banshabot):
@@ -428,12 +478,16 @@ async def test_votes_as_a_compact_list(app: App, banshabot):
     async with chat(app) as (ctx, bot):
         ctx.receive_event(bot, private(DIRECTOR, "投票 果果:菠萝 橘子:菠萝 西瓜:果果 柠檬:果果 草莓:弃权 龙眼:果果 路人:果果 菠萝:路人"))
         # 橘子 is the sheriff (1.5); 龙眼 went out in the night: his ballot is void
-        says(ctx, DIRECTOR, "【可公示】第2天放逐投票结果：菠萝 2.5票，果果 2票。菠萝 出局")
+        says(ctx, DIRECTOR, "【可公示】第2天放逐投票结果：\n10号 菠萝 2.5票、1号 果果 2票\n结果：10号 菠萝\n票型：\n"
+                            "1号 果果 → 10号 菠萝\n2号 橘子 → 10号 菠萝（1.5票）\n5号 西瓜 → 1号 果果\n6号 柠檬 → 1号 果果\n"
+                            "弃权：7号 草莓\n未投票：3号 香蕉、4号 葡萄、8号 芒果、9号 桃子、10号 菠萝、11号 樱桃、12号 荔枝\n"
+                            "无效票：13号 龙眼\n计票说明：警长 2号 橘子 的票计为1.5票")
+        says(ctx, DIRECTOR, unvoted(2, "放逐投票", ["香蕉", "葡萄", "芒果", "桃子", "菠萝", "樱桃", "荔枝"]))
         says(ctx, DIRECTOR, "10号 菠萝 出局（投票）")
         says(ctx, DIRECTOR, "【可公示】放逐投票：10号 菠萝 出局")
         says(ctx, QQ["菠萝"], "你已出局，可以留下遗言：发送“遗言 内容”（可多行），下一个白天开始前有效。遗言中禁止使用Discuz!代码。")
         says(ctx, DIRECTOR, "注意：龙眼 的票无效：龙眼 已出局，不能投票")
-        says(ctx, DIRECTOR, "计票完成：菠萝 2.5票，果果 2票；结果：菠萝\n"
+        says(ctx, DIRECTOR, "计票完成：10号 菠萝 2.5票、1号 果果 2票；结果：10号 菠萝。可公示的计票结果见上。\n"
                             "无效：“路人”不是本局角色，此票无效\n"
                             "无效：菠萝：投票对象“路人”不是本局角色，此票无效")
     await director(app, "投票 看不懂", "没有读到票。请按“投票人:投票对象”书写，多张票用空格或换行分隔，如“果果:橘子 橘子:弃权”。")
@@ -457,9 +511,38 @@ async def test_cards(app: App, banshabot):
         says(ctx, DIRECTOR, "10号 菠萝 获得红牌")
         says(ctx, DIRECTOR, "10号 菠萝 出局（红牌）")
         says(ctx, DIRECTOR, "【可公示】红牌罚下：10号 菠萝 出局")
+        says(ctx, QQ["菠萝"], "你已出局（红牌罚下），没有遗言。")
         says(ctx, DIRECTOR, "村民阵营累计红牌 1 张；导演可决定是否判负该阵营")
         says(ctx, DIRECTOR, "已执行。")
     assert not t.game.state.player("菠萝").alive
+
+
+async def test_a_red_card_after_the_count_is_told_to_the_director_change_by_change(app: App, banshabot):
+    """"白天红牌罚下在被投票出局之前"; "红牌罚下出局的角色没有遗言权利，不能发动警长<殉职>": the sheriff 橘子, voted
+    out, is red-carded the same day; his 殉职 and last words go, the director hears each change."""
+    from engine import Ballots
+
+    service = banshabot.service
+    t = await running_game(service)
+    await day_two(service, t)
+    await director_does(service, t, Ballots("exile", (("西瓜", "橘子"), ("柠檬", "橘子"))))
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(DIRECTOR, "发牌 红牌 橘子"))
+        says(ctx, DIRECTOR, "2号 橘子 获得红牌")
+        says(ctx, DIRECTOR, "【可公示】红牌罚下：2号 橘子（白天红牌罚下在被投票出局之前：按红牌罚下出局，不再按投票出局）")
+        says(ctx, DIRECTOR, "【可公示】2号 橘子 被红牌罚下，不能发动<殉职>，本局不再有警长")
+        says(ctx, QQ["橘子"], "你被红牌罚下（白天红牌罚下在被投票出局之前），按红牌罚下出局：你不再有遗言权利、<殉职>。")
+        says(ctx, DIRECTOR, "2号 橘子 今天被投票出局后又被红牌罚下，改为红牌罚下出局：\n"
+                            "· 出局原因：投票 → 红牌\n"
+                            "· 取消<殉职>（尚未答复）\n"
+                            "· 取消遗言权利\n"
+                            "· 本局不再有警长")
+        says(ctx, DIRECTOR, "狼人阵营累计红牌 1 张；导演可决定是否判负该阵营")
+        says(ctx, DIRECTOR, "已执行。")
+    assert t.game.state.player("橘子").death == ("day", 2, "红牌")
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(QQ["橘子"], "殉职 1"))
+        says(ctx, QQ["橘子"], "未执行：橘子 现在不能发动<殉职>")
 
 
 # --- 替补 ---------------------------------------------------------------------------------------------
@@ -478,7 +561,8 @@ async def test_substitute_takes_over_a_character(app: App, banshabot):
         says(ctx, 30001, f"你属于【狼群】，成员：1号 果果、2号 橘子、3号 香蕉、4号 葡萄。请申请加入QQ群 {GROUP}，我会通过你的申请。")
         posts(ctx, GROUP, "【狼群】成员：1号 果果、2号 橘子、3号 香蕉、4号 葡萄")
         says(ctx, DIRECTOR, "1号 果果 由 30001 接手（原 20001）。")
-    await director(app, "替补 果果 30002", "每名角色仅限更换一次替补")
+    # "每名角色仅限更换一次替补" is M131's rule
+    await director(app, "替补 果果 30002", "1号 果果 已经更换过替补。本局规则：每名角色仅限更换一次替补。无法继续进行游戏的角色无法更换替补时红牌罚下。")
 
     async with chat(app) as (ctx, bot):
         ctx.receive_event(bot, private(20001, "刀 5"))  # the old QQ: a stranger now
@@ -510,7 +594,7 @@ async def test_co_director_runs_the_game(app: App, banshabot):
         for name, skill in (("西瓜", "预言"), ("草莓", "诽谤"), ("芒果", "最后的守护")):
             for qq in (DIRECTOR, CO_DIRECTOR):
                 says(ctx, qq, f"时限开始：{name}<{skill}>，截止 12-01 21:00")
-            says(ctx, QQ[name], f"第1夜：你可以发动<{skill}>，关门后1小时内有效；不发动请发送“放弃”。")
+            says(ctx, QQ[name], f"第1夜：你可以发动<{skill}>（发送“{skill} 座位号”），关门后1小时内有效；不发动请发送“放弃”。")
         says(ctx, CO_DIRECTOR, "已执行。")
     assert t.game.state.phase == "night"
 
@@ -527,9 +611,9 @@ async def test_status_at_night_shows_who_is_awaited_and_until_when(app: App, ban
     await director(app, "状态", "\n".join(
         ["#1 [M131]粽子", "阶段：第1夜；警长：无"] + status_lines()
         + ["等待行动：柠檬<女巫>、草莓<诽谤>、芒果<最后的守护>",
-           "时限：诽谤（night1:诽谤:草莓）截止 12-01 21:00",
-           "时限：最后的守护（night1:最后的守护:芒果）截止 12-01 21:00",
-           "时限：女巫（night1:女巫:柠檬）截止 12-01 20:30"]))
+           "时限：草莓<诽谤> 截止 12-01 21:00",
+           "时限：芒果<最后的守护> 截止 12-01 21:00",
+           "时限：柠檬<女巫> 截止 12-01 20:30"]))
 
 
 # --- 代 -----------------------------------------------------------------------------------------------
@@ -552,8 +636,8 @@ async def test_proxy_acts_for_a_player(app: App, banshabot):
         ctx.receive_event(bot, private(DIRECTOR, "代 葡萄 刀 菠萝"))
         posts(ctx, GROUP, "葡萄 提交了今晚的指杀：10号 菠萝。已确认，不能更改。")
         says(ctx, DIRECTOR, "4号 葡萄：杀人 菠萝")
-        says(ctx, QQ["柠檬"], "通灵：今晚被指杀的角色是 菠萝。")
-        says(ctx, DIRECTOR, "已发给 6号 柠檬 的反馈：通灵：今晚被指杀的角色是 菠萝。")
+        says(ctx, QQ["柠檬"], "通灵：今晚被指杀的角色是 10号 菠萝。")
+        says(ctx, DIRECTOR, "已发给 6号 柠檬 的反馈：通灵：今晚被指杀的角色是 10号 菠萝。")
         says(ctx, QQ["柠檬"], "请在30分钟内决定：救药 座位号 / 毒药 座位号 / 放弃。")
         says(ctx, DIRECTOR, "时限开始：柠檬<女巫>，截止 12-01 20:30")
         says(ctx, DIRECTOR, "已执行。")
@@ -567,7 +651,7 @@ async def test_timeout_lets_a_players_limit_pass(app: App, banshabot, clean):
     await night_one(service, t)
     assert any(job.startswith("deadline:") for job in scheduler.jobs)
     await director(app, "超时 菠萝", "“菠萝”没有进行中的时限")
-    await director(app, "超时 草莓", "已按时限到期处理：night1:诽谤:草莓")
+    await director(app, "超时 草莓", "已按时限到期处理：草莓<诽谤>")
     assert t.game.decided("草莓", "诽谤")
     await director(app, "结算", "未执行：还有行动未收齐：狼群<杀人>、柠檬<女巫>、西瓜<预言>、芒果<最后的守护>")
 
@@ -627,12 +711,10 @@ async def test_log_lists_the_seed_and_every_command(app: App, banshabot):
     t = await running_game(service)
     await night_one(service, t)
     await act(service, t, "果果", "杀人", "菠萝")
-    seats = [f"{i}号 {n} {qq} {role}" for i, (n, qq, role) in enumerate(PLAYERS, 1)]
-    await director(app, "日志", "\n".join(
-        [f"#1 [M131]粽子（M131）种子：{t.row.seed}"] + seats
-        + ["12-01 20:00 [test] 桃子 认亲 西瓜",
-           "12-01 20:00 [director:10000] 关门",
-           "12-01 20:00 [test] 果果 杀人 菠萝"]))
+    # entries numbered from 1, each with who sent it: a player by seat, a director by QQ
+    await director(app, "日志", treehole(t.row.seed, "[第1条] 12-01 20:00 test：桃子 认亲 西瓜",
+                                         "[第2条] 12-01 20:00 导演 10000：关门",
+                                         "[第3条] 12-01 20:00 test：果果 杀人 菠萝"))
 
 
 # --- 判负 ---------------------------------------------------------------------------------------------
@@ -640,30 +722,28 @@ async def test_faction_loss_ends_the_game(app: App, banshabot):
     service = banshabot.service
     t = await running_game(service, pool=False)
     await night_one(service, t)
-    await director(app, "判负 外星人阵营", "未执行：本局没有外星人阵营")
-    await director(app, "判负 狼人阵营",
-                   "狼人阵营判负",
-                   "游戏结束。发送“日志”获取完整的游戏记录（树洞）。",
-                   "【可公示】游戏结束，村民阵营获胜",
-                   "已执行。")
+    await director(app, "判负 外星人阵营", "本局没有“外星人阵营”。请发送“判负 阵营”，阵营：狼人阵营、村民阵营")
+    log = treehole(t.row.seed, "[第1条] 12-01 20:00 test：桃子 认亲 西瓜", "[第2条] 12-01 20:00 导演 10000：关门",
+                   "[第3条] 12-01 20:00 导演 10000：判负 狼人阵营", result="村民阵营")
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(DIRECTOR, "判负 狼人阵营"))
+        # the director gets the whole log, ready to post; every player is told, with the seed
+        director_hears(ctx, "狼人阵营判负", log, "【可公示】游戏结束，村民阵营获胜")
+        for _, qq, _ in PLAYERS:
+            says(ctx, qq, game_over("村民阵营", t.row.seed))
+        says(ctx, DIRECTOR, "已执行。")
     await director(app, "判负 村民阵营", "未执行：游戏已经结束")
-    seats = [f"{i}号 {n} {qq} {role}" for i, (n, qq, role) in enumerate(PLAYERS, 1)]
-    await director(app, "日志", "\n".join(
-        [f"#1 [M131]粽子（M131）种子：{t.row.seed}"] + seats
-        + ["12-01 20:00 [test] 桃子 认亲 西瓜",
-           "12-01 20:00 [director:10000] 关门",
-           "12-01 20:00 [director:10000] 判负 狼人阵营",
-           "结果：村民阵营获胜"]))
-    await director(app, "游戏", "#1 [M131]粽子（M131，over）")
+    await director(app, "日志", log)
+    await director(app, "游戏", "#1 [M131]粽子（M131，已结束）")
 
 
 # --- 群池 ---------------------------------------------------------------------------------------------
 async def test_group_pool(app: App):
     await director(app, "群池", "群池：\n（空）")
     await director(app, "群池 添加 九零零", "请发送“群池”、“群池 添加 群号 [原群名]”或“群池 移除 群号”")
-    await director(app, f"群池 添加 {GROUP} {GROUP_NAME}", f"群 {GROUP} 已加入群池。请确认我是该群的群主或管理员。")
+    await add_to_pool(app, GROUP, GROUP_NAME)
     await director(app, f"群池 添加 {GROUP}", f"群 {GROUP} 已经在群池中")
-    await director(app, "群池 添加 900002", "群 900002 已加入群池。请确认我是该群的群主或管理员。")
+    await add_to_pool(app, 900002, "")
     await director(app, "群池", f"群池：\n{GROUP} {GROUP_NAME} 空闲\n900002  空闲")
     await director(app, "群池 移除 900002", "群 900002 已移出群池")
     await director(app, "群池 移除 900002", "群 900002 不在群池中")

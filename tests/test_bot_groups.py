@@ -17,6 +17,7 @@ from bot_helpers import (
     GROUP_NAME,
     PLAYERS,
     QQ,
+    STARTED,
     STRANGER,
     WOLVES,
     brief,
@@ -25,10 +26,13 @@ from bot_helpers import (
     director_does,
     drain,
     friend_request,
+    game_over,
     in_group,
     join_request,
     joined,
     kicks,
+    label,
+    lists_members,
     night_one,
     posts,
     private,
@@ -45,9 +49,9 @@ REJECT = "此群仅限本局队伍成员加入"
 
 def tongling(ctx, name: str | None) -> None:
     """The witch's 通灵 and what follows it, the moment the pack's kill is in."""
-    seen = name or "无人"
-    says(ctx, QQ["柠檬"], f"通灵：今晚被指杀的角色是 {seen}。")
-    says(ctx, DIRECTOR, f"已发给 6号 柠檬 的反馈：通灵：今晚被指杀的角色是 {seen}。")
+    seen = f"今晚被指杀的角色是 {label(name)}。" if name else "今晚没有角色被指杀。"
+    says(ctx, QQ["柠檬"], f"通灵：{seen}")
+    says(ctx, DIRECTOR, f"已发给 6号 柠檬 的反馈：通灵：{seen}")
     says(ctx, QQ["柠檬"], "请在30分钟内决定：救药 座位号 / 毒药 座位号 / 放弃。")
     says(ctx, DIRECTOR, "时限开始：柠檬<女巫>，截止 12-01 20:30")
 
@@ -96,9 +100,24 @@ async def test_non_members_and_chat_in_the_group_are_ignored(app: App, banshabot
         ctx.receive_event(bot, in_group(GROUP, QQ["西瓜"], "刀 1"))  # a player of the game, not of the pack
         ctx.receive_event(bot, in_group(GROUP, STRANGER, "杀人 5"))  # a stranger who got in
         ctx.receive_event(bot, in_group(GROUP, QQ["果果"], "今晚刀谁？"))  # the pack's own chat
-        ctx.receive_event(bot, in_group(GROUP, QQ["果果"], "帮助"))
+        ctx.receive_event(bot, in_group(GROUP, QQ["果果"], "状态"))
         ctx.receive_event(bot, in_group(900002, QQ["果果"], "杀人 5"))  # a group the game does not hold
     assert "杀人" not in t.game.night.actions
+
+
+async def test_help_in_the_group_says_what_the_team_sends_there(app: App, banshabot):
+    """`帮助` in a team's group is answered there: the team's own choice and until when; a member's own
+    decisions stay private."""
+    t = await running_game(banshabot.service)
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, in_group(GROUP, QQ["葡萄"], "帮助"))
+        posts(ctx, GROUP, "狼群现在没有需要在群里发送的行动。\n自己的行动、时限和遗言请私聊我发送“帮助”。")
+    await night_one(banshabot.service, t)
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, in_group(GROUP, QQ["果果"], "？"))
+        posts(ctx, GROUP, "现在可以：杀人 座位号（狼群的共同选择，在队伍群里发送；全队放弃发送“杀人 空”；截止 12-01 21:00）\n"
+                          "自己的行动、时限和遗言请私聊我发送“帮助”。")
+        ctx.receive_event(bot, in_group(GROUP, STRANGER, "帮助"))  # not a member: ignored
 
 
 async def test_a_group_message_seen_twice_is_handled_once(app: App, banshabot):
@@ -185,7 +204,7 @@ async def test_without_a_free_group_the_team_works_by_relay(app: App, banshabot)
             says(ctx, qq, brief(name))
         for name in WOLVES:  # no set_group_name: the pool is empty
             says(ctx, QQ[name], f"你属于【狼群】，成员：{team}。目前没有空闲的QQ群：私聊我的非指令消息会由我转发给队友。")
-        says(ctx, DIRECTOR, "游戏已开始，每名玩家都已收到身份。开局技能（如认亲）收齐后，发送“关门”进入第一个夜晚。")
+        says(ctx, DIRECTOR, STARTED)
     from engine import Act
 
     await service.submit(t, Act(by="桃子", skill="认亲", target="西瓜"), source="test")
@@ -221,7 +240,7 @@ async def test_in_relay_the_pack_is_not_told_to_use_a_group(app: App, banshabot)
         says(ctx, QQ["柠檬"], "第1夜：狼群行动后你会收到<通灵>反馈，之后30分钟内决定是否使用药。")
         for name, skill in (("西瓜", "预言"), ("草莓", "诽谤"), ("芒果", "最后的守护")):
             says(ctx, DIRECTOR, f"时限开始：{name}<{skill}>，截止 12-01 21:00")
-            says(ctx, QQ[name], f"第1夜：你可以发动<{skill}>，关门后1小时内有效；不发动请发送“放弃”。")
+            says(ctx, QQ[name], f"第1夜：你可以发动<{skill}>（发送“{skill} 座位号”），关门后1小时内有效；不发动请发送“放弃”。")
         says(ctx, DIRECTOR, "已执行。")
 
 
@@ -241,11 +260,14 @@ async def test_at_the_end_the_group_is_emptied_renamed_and_returned(app: App, ba
     async with chat(app) as (ctx, bot):
         ctx.receive_event(bot, private(DIRECTOR, "判负 狼人阵营"))
         says(ctx, DIRECTOR, "狼人阵营判负")
-        says(ctx, DIRECTOR, "游戏结束。发送“日志”获取完整的游戏记录（树洞）。")
+        says_with(ctx, DIRECTOR, f"种子：{t.row.seed}", "1号 果果：狼人，狼人阵营（替补接手 1 次）", "结果：村民阵营获胜")  # the 树洞
         for qq in (20001, 20002, 20003, 20004, 30001):  # every member, and the one a 替补 replaced
             kicks(ctx, GROUP, qq)
         renames(ctx, GROUP, GROUP_NAME)
         says(ctx, DIRECTOR, "【可公示】游戏结束，村民阵营获胜")
+        for _, qq, _ in PLAYERS:  # every player is told, at the QQ that plays the character now
+            says(ctx, 30001 if qq == QQ["果果"] else qq, game_over("村民阵营", t.row.seed))
+        lists_members(ctx, GROUP)  # given back: nobody is left in it
         says(ctx, DIRECTOR, "已执行。")
     async with chat(app) as (ctx, bot):
         ctx.receive_event(bot, private(DIRECTOR, "群池"))

@@ -89,8 +89,8 @@ async def test_a_private_message_is_not_a_repeat_of_a_group_message_with_its_id(
         ctx.receive_event(bot, in_group(GROUP, QQ["橘子"], "杀人 6", 8888))
         posts(ctx, GROUP, "橘子 提交了今晚的指杀：6号 柠檬。已确认，不能更改。")
         says(ctx, DIRECTOR, "2号 橘子：杀人 6")
-        says(ctx, QQ["柠檬"], "通灵：今晚被指杀的角色是 柠檬。")
-        says(ctx, DIRECTOR, "已发给 6号 柠檬 的反馈：通灵：今晚被指杀的角色是 柠檬。")
+        says(ctx, QQ["柠檬"], "通灵：今晚被指杀的角色是 6号 柠檬。")
+        says(ctx, DIRECTOR, "已发给 6号 柠檬 的反馈：通灵：今晚被指杀的角色是 6号 柠檬。")
         says(ctx, QQ["柠檬"], "请在30分钟内决定：救药 座位号 / 毒药 座位号 / 放弃。")
         says(ctx, DIRECTOR, "时限开始：柠檬<女巫>，截止 12-01 20:30")
     assert "杀人" in t.game.night.actions

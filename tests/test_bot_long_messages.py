@@ -16,7 +16,7 @@ pytestmark = pytest.mark.usefixtures("clean")
 class Part:
     """A one-text-segment message: part `n` of `of`, at most `limit` characters, whose text is kept."""
 
-    def __init__(self, n: int, of: int, limit: int, into: list[str]):
+    def __init__(self, n: int, of: int, limit: int, into: dict[int, str]):
         self.n, self.of, self.limit, self.into = n, of, limit, into
 
     def __eq__(self, other) -> bool:
@@ -26,7 +26,7 @@ class Part:
         head = f"（{self.n}/{self.of}）\n"
         if len(text) > self.limit or not text.startswith(head):
             return False
-        self.into.append(text.removeprefix(head))
+        self.into[self.n] = text.removeprefix(head)
         return True
 
     def __repr__(self) -> str:
@@ -38,7 +38,7 @@ async def test_a_long_message_goes_out_in_parts_in_order(app: App, banshabot, mo
     monkeypatch.setattr(service.config, "banshabot_message_limit", 200)
     lines = [f"{i}楼 这是日志的第{i}行，记录一条指令。" for i in range(1, 41)]
     text = "\n".join(lines)
-    got: list[str] = []
+    got: dict[int, str] = {}
     parts = len(split_text(text, 200, 20))
     assert parts > 3
     async with app.test_api() as ctx:
@@ -47,8 +47,8 @@ async def test_a_long_message_goes_out_in_parts_in_order(app: App, banshabot, mo
             ctx.should_call_api("send_private_msg", {"user_id": DIRECTOR, "message": Part(n, parts, 200, got)}, result={"message_id": n})
         await service.queue(("private", str(DIRECTOR)), text)
         await service.delivered()
-    assert "".join(got) == text  # nothing lost, nothing reordered
-    assert all(part.endswith("\n") for part in got[:-1])  # cut at line ends
+    assert "".join(got[n] for n in range(1, parts + 1)) == text  # nothing lost, nothing reordered
+    assert all(got[n].endswith("\n") for n in range(1, parts))  # cut at line ends
 
 
 async def test_past_the_most_parts_the_rest_is_cut_off_and_said_so(app: App, banshabot, monkeypatch):
@@ -56,15 +56,15 @@ async def test_past_the_most_parts_the_rest_is_cut_off_and_said_so(app: App, ban
     monkeypatch.setattr(service.config, "banshabot_message_limit", 1000)
     monkeypatch.setattr(service.config, "banshabot_message_parts", 3)
     text = "言" * 100_000
-    got: list[str] = []
+    got: dict[int, str] = {}
     async with app.test_api() as ctx:
         await connect(ctx)
         for n in range(1, 4):
             ctx.should_call_api("send_private_msg", {"user_id": DIRECTOR, "message": Part(n, 3, 1000, got)}, result={"message_id": n})
         await service.queue(("private", str(DIRECTOR)), text)
         await service.delivered()
-    assert got[0] + got[1] == text[:len(got[0]) + len(got[1])]
-    assert "未发送" in got[2] and str(100_000 - len(got[0]) - len(got[1])) in got[2]
+    assert got[1] + got[2] == text[:len(got[1]) + len(got[2])]
+    assert "未发送" in got[3] and str(100_000 - len(got[1]) - len(got[2])) in got[3]
 
 
 def test_a_message_within_the_limit_is_left_as_it_is():

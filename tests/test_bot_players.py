@@ -14,6 +14,7 @@ from bot_helpers import (
     DIRECTOR,
     GROUP,
     PLAYERS,
+    PROPOSED_CLOSE,
     QQ,
     STRANGER,
     STRANGER_TEXT,
@@ -21,7 +22,9 @@ from bot_helpers import (
     chat,
     day_two,
     director_does,
+    labels,
     night_one,
+    others,
     posts,
     private,
     quiet_night,
@@ -29,6 +32,7 @@ from bot_helpers import (
     says,
     says_line_with,
     says_with,
+    unvoted,
 )
 
 SEATS = "、".join(f"{i}号{n}" for i, (n, _, _) in enumerate(PLAYERS, 1))
@@ -90,8 +94,8 @@ async def test_witch_learns_the_kill_the_moment_it_is_sent(app: App, banshabot):
         ctx.receive_event(bot, private(QQ["橘子"], "刀 5"))  # a wolf may send the team's kill privately too
         posts(ctx, GROUP, "橘子 提交了今晚的指杀：5号 西瓜。已确认，不能更改。")
         says(ctx, DIRECTOR, "2号 橘子：杀人 5")
-        says(ctx, QQ["柠檬"], "通灵：今晚被指杀的角色是 西瓜。")
-        says(ctx, DIRECTOR, "已发给 6号 柠檬 的反馈：通灵：今晚被指杀的角色是 西瓜。")
+        says(ctx, QQ["柠檬"], "通灵：今晚被指杀的角色是 5号 西瓜。")
+        says(ctx, DIRECTOR, "已发给 6号 柠檬 的反馈：通灵：今晚被指杀的角色是 5号 西瓜。")
         says(ctx, QQ["柠檬"], "请在30分钟内决定：救药 座位号 / 毒药 座位号 / 放弃。")
         says(ctx, DIRECTOR, "时限开始：柠檬<女巫>，截止 12-01 20:30")
     async with chat(app) as (ctx, bot):
@@ -117,8 +121,8 @@ async def test_guard_answer_waits_for_the_kill_and_the_witch(app: App, banshabot
         ctx.receive_event(bot, private(QQ["果果"], "刀 西瓜"))
         posts(ctx, GROUP, "果果 提交了今晚的指杀：5号 西瓜。已确认，不能更改。")
         says(ctx, DIRECTOR, "1号 果果：杀人 西瓜")
-        says(ctx, QQ["柠檬"], "通灵：今晚被指杀的角色是 西瓜。")
-        says(ctx, DIRECTOR, "已发给 6号 柠檬 的反馈：通灵：今晚被指杀的角色是 西瓜。")
+        says(ctx, QQ["柠檬"], "通灵：今晚被指杀的角色是 5号 西瓜。")
+        says(ctx, DIRECTOR, "已发给 6号 柠檬 的反馈：通灵：今晚被指杀的角色是 5号 西瓜。")
         says(ctx, QQ["柠檬"], "请在30分钟内决定：救药 座位号 / 毒药 座位号 / 放弃。")
         says(ctx, DIRECTOR, "时限开始：柠檬<女巫>，截止 12-01 20:30")
     await player(app, "芒果", "守", "未执行：还没有收到<最后的守护>的反馈，请等待反馈后再决定是否守护")
@@ -126,12 +130,12 @@ async def test_guard_answer_waits_for_the_kill_and_the_witch(app: App, banshabot
         ctx.receive_event(bot, private(QQ["柠檬"], "放弃"))
         says(ctx, QQ["柠檬"], "已收到：放弃。")
         says(ctx, DIRECTOR, "6号 柠檬：放弃")
-        says(ctx, QQ["芒果"], "最后的守护：西瓜 今晚受到了伤害。30分钟内发送“守护”守护他，或“放弃”。")
-        says(ctx, DIRECTOR, "已发给 8号 芒果 的反馈：最后的守护：西瓜 今晚受到了伤害。30分钟内发送“守护”守护他，或“放弃”。")
+        says(ctx, QQ["芒果"], "最后的守护：5号 西瓜 今晚受到了伤害。30分钟内发送“守护”守护他，或“放弃”。")
+        says(ctx, DIRECTOR, "已发给 8号 芒果 的反馈：最后的守护：5号 西瓜 今晚受到了伤害。30分钟内发送“守护”守护他，或“放弃”。")
         says(ctx, DIRECTOR, "时限开始：芒果<守护>，截止 12-01 20:30")
     async with chat(app) as (ctx, bot):
         ctx.receive_event(bot, private(QQ["芒果"], "守"))
-        says(ctx, QQ["芒果"], "已收到：守护 西瓜。")
+        says(ctx, QQ["芒果"], "已收到：守护 5号 西瓜。")
         says(ctx, DIRECTOR, "8号 芒果：守护")
 
 
@@ -146,8 +150,8 @@ async def test_a_save_means_not_harmed_for_the_guard(app: App, banshabot):
         ctx.receive_event(bot, private(QQ["柠檬"], "救 西瓜"))
         says(ctx, QQ["柠檬"], "已收到：救药 5号 西瓜。今晚不能再使用毒药。")
         says(ctx, DIRECTOR, "6号 柠檬：救药 西瓜")
-        says(ctx, QQ["芒果"], "最后的守护：西瓜 今晚没有受到伤害。30分钟内发送“守护”守护他，或“放弃”。")
-        says(ctx, DIRECTOR, "已发给 8号 芒果 的反馈：最后的守护：西瓜 今晚没有受到伤害。30分钟内发送“守护”守护他，或“放弃”。")
+        says(ctx, QQ["芒果"], "最后的守护：5号 西瓜 今晚没有受到伤害。30分钟内发送“守护”守护他，或“放弃”。")
+        says(ctx, DIRECTOR, "已发给 8号 芒果 的反馈：最后的守护：5号 西瓜 今晚没有受到伤害。30分钟内发送“守护”守护他，或“放弃”。")
         says(ctx, DIRECTOR, "时限开始：芒果<守护>，截止 12-01 20:30")
 
 
@@ -271,7 +275,8 @@ async def test_help_says_what_the_player_can_do_now_and_until_when(app: App, ban
     await night_one(service, t)
     await player(app, "西瓜", "帮助", f"你是 5号 西瓜，身份：预言家。夜晚<预言>一名角色的阵营\n现在可以：预言 座位号（截止 12-01 21:00）\n{COMMANDS}")
     await player(app, "葡萄", "？", "你是 4号 葡萄，身份：感染白痴。与狼人共群；<假痴不癫>：被投票出局后狼群下一夜获得附加刀或查验；可以<自爆>\n"
-                                     f"现在可以：杀人 座位号（截止 12-01 21:00）\n{COMMANDS}")
+                                     "现在可以：杀人 座位号（狼群的共同选择，在队伍群里发送；全队放弃发送“杀人 空”；截止 12-01 21:00）\n"
+                                     f"{COMMANDS}")
     await player(app, "菠萝", "帮助", f"你是 10号 菠萝，身份：村民。没有技能\n现在没有需要你做的事。\n{COMMANDS}")
     await act(service, t, "西瓜", "预言", "1")
     await player(app, "西瓜", "帮助", f"你是 5号 西瓜，身份：预言家。夜晚<预言>一名角色的阵营\n现在没有需要你做的事。\n{COMMANDS}")
@@ -306,11 +311,11 @@ async def test_witch_help_names_what_she_can_send(app: App, banshabot):
 async def test_status(app: App, banshabot):
     service = banshabot.service
     t = await running_game(service)
-    await player(app, "菠萝", "状态", f"游戏尚未开始。你是 10号 菠萝，存活。\n座位：{SEATS}\n警长：无")
+    await player(app, "菠萝", "状态", f"游戏已开始，等待导演关门进入第一夜。你是 10号 菠萝，存活。\n座位：{SEATS}\n警长：无")
     await day_two(service, t, kill="西瓜")
     seats = SEATS.replace("5号西瓜", "5号西瓜（出局）")
-    await player(app, "菠萝", "状态", f"第2天。你是 10号 菠萝，存活。\n座位：{seats}\n警长：橘子")
-    await player(app, "西瓜", "状态", f"第2天。你是 5号 西瓜，已出局。\n座位：{seats}\n警长：橘子")
+    await player(app, "菠萝", "状态", f"第2天。你是 10号 菠萝，存活。\n座位：{seats}\n警长：2号 橘子")
+    await player(app, "西瓜", "状态", f"第2天。你是 5号 西瓜，已出局。\n座位：{seats}\n警长：2号 橘子")
 
 
 # --- 遗言 ---------------------------------------------------------------------------------------------
@@ -334,9 +339,9 @@ async def test_last_words_reach_the_director_as_plain_text(app: App, banshabot):
     await player(app, "菠萝", "遗言 再补一句", "未执行：遗言已经提交或放弃，不能再次提交")
     async with chat(app) as (ctx, bot):  # published at the next 开门
         ctx.receive_event(bot, private(DIRECTOR, "开门"))
-        says(ctx, DIRECTOR, "【可公示】开门，第2天（放逐投票）")
-        says(ctx, DIRECTOR, f"【可公示】菠萝 的遗言：\n{words}")
-        says(ctx, DIRECTOR, "已执行。")
+        says(ctx, DIRECTOR, "【开门公告，可直接粘贴到论坛】\n[b]开门，第2天（放逐投票）[/b]\n前一天投票出局：无\n当日警长：2号 橘子\n\n"
+                            f"[b]菠萝 的遗言：[/b]\n{words}")
+        says(ctx, DIRECTOR, PROPOSED_CLOSE)
 
 
 async def test_last_words_with_discuz_code_are_flagged_to_the_director(app: App, banshabot):
@@ -354,6 +359,11 @@ async def test_last_words_with_discuz_code_are_flagged_to_the_director(app: App,
         says(ctx, QQ["菠萝"], "已收到遗言，将在下一个白天开始时公示。")
         says(ctx, DIRECTOR, "10号 菠萝 的遗言：\n[b]跟我投果果[/b]\n好人加油")
         says(ctx, DIRECTOR, "注意：10号 菠萝 的遗言含有Discuz!代码，规则禁止")
+    async with chat(app) as (ctx, bot):  # in the post the director pastes, the code shows as written
+        ctx.receive_event(bot, private(DIRECTOR, "开门"))
+        says(ctx, DIRECTOR, "【开门公告，可直接粘贴到论坛】\n[b]开门，第2天（放逐投票）[/b]\n前一天投票出局：无\n当日警长：2号 橘子\n\n"
+                            "[b]菠萝 的遗言：[/b]\n［b]跟我投果果［/b]\n好人加油")
+        says(ctx, DIRECTOR, PROPOSED_CLOSE)
 
 
 # --- strangers and repeats ------------------------------------------------------------------------------
@@ -383,3 +393,55 @@ async def test_a_message_seen_twice_is_handled_once(app: App, banshabot):
     await player(app, "菠萝", "飞", message_id=7003)
     await player(app, "菠萝", "预言 1", "未执行：菠萝 的身份没有<预言>", message_id=7004)
     await player(app, "菠萝", "预言 1", message_id=7004)
+
+
+# --- night 1's list waits for the election ---------------------------------------------------------------
+async def test_nothing_tells_night_ones_victims_before_the_election_and_one_elected_hands_over(app: App, banshabot):
+    """M131: "第一个夜晚需要公示的信息以及出局名单在警长竞选完毕之后公布"; "所有玩家都可以投票和被投票"; "警长被投票出局
+    或在第一夜出局，关门三十分钟后仍未与导演取得联系，视为放弃移交警长". Nothing the victim, the others or the pack's
+    group receive before the count says who went out; the elected victim is asked for <殉职> with the list."""
+    from bot_helpers import drain, texts_to
+
+    from engine import Act, OpenDay
+
+    service = banshabot.service
+    t = await running_game(service)
+    await night_one(service, t)
+    sent = []
+    for name, skill, target in (("果果", "杀人", "10"), ("柠檬", "放弃", None), ("西瓜", "预言", "1"),
+                                ("草莓", "放弃", None), ("芒果", "放弃", None)):
+        await service.submit(t, Act(by=name, skill=skill, target=target), source="test")
+        sent += await drain()
+    assert t.game.night.resolved
+    assert texts_to(sent, QQ["菠萝"]) == []
+    assert texts_to(sent, GROUP) == ["果果 提交了今晚的指杀：10号 菠萝。已确认，不能更改。"]  # the pack's own choice only
+    async with chat(app) as (ctx, bot):  # 开门: the 竞选日 opens with nothing about night 1
+        ctx.receive_event(bot, private(DIRECTOR, "开门"))
+        says(ctx, DIRECTOR, "【可公示】开门，第1天（警长竞选）")
+        says(ctx, DIRECTOR, PROPOSED_CLOSE)
+    await player(app, "菠萝", "状态", f"第1天。你是 10号 菠萝，存活。\n座位：{SEATS}\n警长：无")
+    await player(app, "菠萝", "帮助", f"你是 10号 菠萝，身份：村民。没有技能\n现在没有需要你做的事。\n{COMMANDS}")
+    async with chat(app) as (ctx, bot):  # he votes and is elected; the list follows and he hands over
+        ctx.receive_event(bot, private(DIRECTOR, "竞选 菠萝:菠萝 龙眼:菠萝 果果:橘子"))
+        says(ctx, DIRECTOR, unvoted(1, "警长竞选", others("菠萝", "龙眼", "果果")))
+        says(ctx, QQ["菠萝"], "你当选了警长。")
+        says(ctx, DIRECTOR, "10号 菠萝 出局（杀人）")
+        says(ctx, QQ["菠萝"], "你已出局，可以<殉职>：发送“殉职 座位号”移交警徽，或“殉职 撕”撕毁警徽（关门后30分钟内有效）。")
+        says(ctx, DIRECTOR, "等待 10号 菠萝 发动<殉职>")
+        says(ctx, DIRECTOR, "时限开始：菠萝<殉职>，截止 12-02 21:30")
+        says(ctx, QQ["菠萝"], "你已出局，可以留下遗言：发送“遗言 内容”（可多行），下一个白天开始前有效。遗言中禁止使用Discuz!代码。")
+        says(ctx, DIRECTOR, "【开门公告，可直接粘贴到论坛】\n"
+                            "[b]第1天警长竞选结果：[/b]\n10号 菠萝 2票、2号 橘子 1票\n结果：10号 菠萝 当选警长\n"
+                            "票型：\n10号 菠萝 → 10号 菠萝\n13号 龙眼 → 10号 菠萝\n1号 果果 → 2号 橘子\n"
+                            f"未投票：{labels(others('菠萝', '龙眼', '果果'))}\n\n"
+                            "[b]第1天公示[/b]\n昨晚出局：10号 菠萝\n当日警长：无")
+        says(ctx, DIRECTOR, "计票完成：10号 菠萝 2票、2号 橘子 1票；结果：10号 菠萝。可公示的计票结果见上。")
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(QQ["菠萝"], "殉职 13"))
+        says(ctx, DIRECTOR, "【可公示】10号 菠萝 将警徽移交给 13号 龙眼")
+        says(ctx, QQ["菠萝"], "已收到：警徽移交给 13号 龙眼。")
+        says(ctx, QQ["龙眼"], "你继任了警长。")
+        says(ctx, DIRECTOR, "10号 菠萝：殉职 13")
+    assert t.game.state.sheriff == "龙眼"
+    await director_does(service, t, OpenDay())
+    await player(app, "菠萝", "状态", f"第2天。你是 10号 菠萝，已出局。\n座位：{SEATS.replace('10号菠萝', '10号菠萝（出局）')}\n警长：13号 龙眼")

@@ -31,7 +31,7 @@ def _accepts_connections(port: int) -> bool:
 def test_bot_listens_on_port_from_environment(tmp_path):
     port = _free_port()
     # The environment beats any developer's .env, so the test sees the same bot everywhere.
-    env = {**os.environ, "HOST": "127.0.0.1", "PORT": str(port), "PYTHONDONTWRITEBYTECODE": "1"}
+    env = {**os.environ, "HOST": "127.0.0.1", "PORT": str(port), "PYTHONDONTWRITEBYTECODE": "1", "SUPERUSERS": "[]"}
     top_level_before = {p.name for p in ROOT.iterdir()}
     log = tmp_path / "bot.log"
 
@@ -57,6 +57,8 @@ def test_bot_listens_on_port_from_environment(tmp_path):
 
     output = log.read_text(encoding="utf-8", errors="replace")
     assert listening, f"bot.py did not accept connections on port {port}:\n{output}"
+    # started with no directors, it says so: nobody could create a game on it
+    assert "SUPERUSERS 为空" in output, output
     assert (ROOT / "data").is_dir()
     stray = {p.name for p in ROOT.iterdir()} - top_level_before - {"data"}
     assert not stray, f"bot.py left files in the project root: {sorted(stray)}"

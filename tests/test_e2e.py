@@ -17,6 +17,7 @@ import asyncio
 import itertools
 import json
 import os
+import re
 import signal
 import socket
 import sqlite3
@@ -272,8 +273,8 @@ class Table:
     async def director(self, text: str, expect: str | Callable[[str], bool] = "已执行。", timeout: float = WAIT) -> str:
         mark = self.sim.mark()
         await self.sim.private(DIRECTOR, text)
-        if expect == "已执行。":
-            expect = lambda reply: reply == "已执行。"  # noqa: E731  the whole reply, not a notice that contains it
+        if expect == "已执行。":  # the reply itself (开门 adds the day's closing time), not a notice that contains it
+            expect = lambda reply: reply.startswith("已执行。")  # noqa: E731
         return await self.sim.wait_for(pm(DIRECTOR), expect, timeout, since=mark)
 
     async def say(self, name: str, text: str, expect: str | Callable[[str], bool], timeout: float = WAIT) -> str:
@@ -305,8 +306,8 @@ class Table:
         return await self.sim.wait_for(pm(DIRECTOR), expect, timeout, since)
 
     def act(self, name: str, line: str) -> None:
-        """A player's accepted action, as the log shows it: `[qq:QQ] NAME SKILL TARGET`."""
-        self.accepted.append(f"[qq:{QQ[name]}] {name} {line}")
+        """A player's accepted action, as the log shows it: `SEAT号 NAME：SKILL TARGET`."""
+        self.accepted.append(f"{SEAT[name]}号 {name}：{line}")
         self.actions.append((name, line.split()[0]))
 
     def director_heard_of_every_action(self) -> None:
@@ -319,12 +320,20 @@ class Table:
         """游戏进行期间以任何方式出局的角色均不公示其身份: what the director may post reveals no identity."""
         identities = {role for _, role in ROSTER}
         for text in self.sim.messages(pm(DIRECTOR)):
-            if text.startswith("【可公示】"):
-                bare = text.replace("村民阵营", "").replace("狼人阵营", "")
+            if text.startswith("【可公示】") or text.startswith("【开门公告"):
+                # the crow's 诽谤 is published by the post's own rule ("乌鸦诽谤对象在关门前1小时公示")
+                bare = text.replace("村民阵营", "").replace("狼人阵营", "").replace("乌鸦诽谤", "")
                 assert not [r for r in identities if r in bare], text
 
     def by_director(self, line: str) -> None:
-        self.accepted.append(f"[director:{DIRECTOR}] {line}")
+        self.accepted.append(f"导演 {DIRECTOR}：{line}")
+
+    async def treehole(self) -> str:
+        """日志: the whole log (树洞), in as many messages as it takes; the last ends with the result."""
+        mark = self.sim.mark()
+        await self.sim.private(DIRECTOR, "日志")
+        await self.sim.wait_for(pm(DIRECTOR), lambda s: "\n结果：" in s, WAIT, since=mark)
+        return "\n".join(d.text for d in self.sim.delivered[mark:] if d.target == pm(DIRECTOR))
 
     async def setup(self, title: str, group_name: str, friends_missing: str | None = None) -> None:
         """新游戏, 名单, 群池 添加, 检查, 分配 固定, 开始: every player is briefed, the pool group becomes the pack's."""
@@ -362,6 +371,13 @@ class Table:
         await self.sim.wait_until(lambda: all(f in self.sim.answered_requests for f in flags), WAIT, "join requests answered")
         assert all(self.sim.answered_requests[f]["approve"] is True for f in flags)
         await self.sim.wait_until(lambda: self.sim.groups[self.group].members == {QQ[n] for n in PACK}, WAIT, "the pack in its group")
+
+    async def to_night_one(self, title: str, group_name: str) -> None:
+        """A table set up, the pack in its group, the half-blood with the wolves, and the doors shut."""
+        await self.setup(title, group_name)
+        await self.pack_joins()
+        await self.say("丑", "认亲 甲", "认亲")
+        await self.director("关门")
 
     def log_lines_in_order(self, log: str) -> None:
         lines = log.splitlines()
@@ -468,7 +484,7 @@ async def test_a_whole_m131_game_over_onebot(bots, kinds_of_database):
         t.act("癸", "守护")
         draft = await t.director_told("开门公告草稿")
         assert "甲" in draft and "寅" not in draft, draft
-        t.accepted.append("[auto] 结算夜晚")
+        t.accepted.append("自动：结算夜晚")
         await t.told("癸", "失去了技能")  # 成功守护一名角色后，锈盾守卫失去技能
 
         # --- day 1: the sheriff election, from pasted forum posts; then the night's deaths ------------
@@ -490,9 +506,9 @@ async def test_a_whole_m131_game_over_onebot(bots, kinds_of_database):
             "14楼 寅", "投票对象：丙", "投票理由：好人",
         ])
         tally = await t.director("竞选\n" + posts, "计票")
-        assert "结果：丙" in tally and "丙 7票" in tally and "丁 3票" in tally, tally
+        assert "结果：3号 丙" in tally and "3号 丙 7票" in tally and "4号 丁 3票" in tally, tally
         assert "无效" in tally and "己" in tally, tally
-        t.by_director("竞选 乙:丙 丙:丙 丁:丁 戊:丙 庚:丙 辛:丁 壬:丙 癸:弃权 子:丁 丑:丙 寅:丙")
+        t.by_director("竞选 乙:丙 丙:丙 丁:丁 戊:丙 庚:丙 辛:丁 壬:丙（改票，原投丁） 癸:弃权 子:丁 丑:丙 寅:丙")
         await t.told("丙", "警长")
         morning = await t.director_told("当日警长")
         assert "昨晚出局：1号 甲" in morning and "当日警长：3号 丙" in morning, morning
@@ -512,13 +528,13 @@ async def test_a_whole_m131_game_over_onebot(bots, kinds_of_database):
         # --- day 2: 甲's words are published; the exile vote, compact; the sheriff's vote weighs 1.5 ------
         await t.director("开门")
         t.by_director("开门")
-        published = await t.director_told(lambda s: s.startswith("【可公示】") and words in s)
+        published = await t.director_told(lambda s: s.startswith("【开门公告") and words in s)
         assert "甲" in published
         # a card; OneBot delivers the director's message twice (same message id): handled once
         mark = sim.mark()
         card_msg = await sim.private(DIRECTOR, "发牌 蓝牌 己")
         await sim.wait_for(pm(DIRECTOR), lambda s: s == "已执行。", WAIT, since=mark)
-        t.by_director("己 蓝牌")
+        t.by_director("发牌 蓝牌 己")
         await sim.private(DIRECTOR, "发牌 蓝牌 己", message_id=card_msg)
         await sim.quiet(0.5)
         status = await t.director("状态", "阶段")
@@ -527,7 +543,7 @@ async def test_a_whole_m131_game_over_onebot(bots, kinds_of_database):
         elif "蓝牌1" not in status:
             t.problems.append(f"状态 does not show 己's 蓝牌: {status}")
         tally = await t.director("投票 乙:丁 丙:丁 戊:丁 己:丁 庚:丁 壬:丁 癸:丁 丑:丁 寅:丁 丁:乙 辛:乙 子:乙", "计票")
-        assert "结果：丁" in tally and "丁 9.5票" in tally and "乙 3票" in tally, tally
+        assert "结果：4号 丁" in tally and "4号 丁 9.5票" in tally and "2号 乙 3票" in tally, tally
         t.by_director("投票 乙:丁 丙:丁")
         await t.told("丁", "遗言")
         await t.say("丁", "放弃", "已收到：放弃")
@@ -557,7 +573,7 @@ async def test_a_whole_m131_game_over_onebot(bots, kinds_of_database):
         t.act("庚", "诽谤 11")
         draft = await t.director_told("开门公告草稿")
         assert "无人出局" in draft, draft
-        t.accepted.append("[auto] 结算夜晚")
+        t.accepted.append("自动：结算夜晚")
 
         # --- day 3: a quiet night; the infected idiot is voted out ---------------------------------------
         await t.director("开门")
@@ -565,7 +581,7 @@ async def test_a_whole_m131_game_over_onebot(bots, kinds_of_database):
         morning = await t.director_told("昨晚出局")
         assert "平安夜" in morning and "前一天投票出局：4号 丁" in morning, morning
         tally = await t.director("投票 乙:辛 丙:辛 戊:辛 己:辛 庚:辛 壬:辛 癸:辛 丑:辛 寅:辛 辛:乙 子:乙", "计票")
-        assert "结果：辛" in tally, tally
+        assert "结果：8号 辛" in tally, tally
         t.by_director("投票 乙:辛")
 
         # --- night 3: 假痴不癫 — 辛 was not the first wolf out by day, so the pack may 查验 -------------
@@ -586,7 +602,7 @@ async def test_a_whole_m131_game_over_onebot(bots, kinds_of_database):
         t.act("庚", "诽谤 12")
         draft = await t.director_told("开门公告草稿")
         assert "丙" in draft, draft
-        t.accepted.append("[auto] 结算夜晚")
+        t.accepted.append("自动：结算夜晚")
 
         # --- day 4: the sheriff died in the night and hands the badge over; the last wolf goes --------------
         mark = sim.mark()
@@ -603,7 +619,7 @@ async def test_a_whole_m131_game_over_onebot(bots, kinds_of_database):
         assert "5号 戊" in handed, handed
         t.act("丙", "殉职 5")
         tally = await t.director("投票 乙:子 戊:子 己:子 庚:子 壬:子 癸:子 丑:子 寅:子 子:乙", "计票")
-        assert "结果：子" in tally and "子 8.5票" in tally, tally
+        assert "结果：11号 子" in tally and "11号 子 8.5票" in tally, tally
         t.by_director("投票 乙:子 戊:子")
         final = await t.director_told("获胜")
         assert "村民阵营获胜" in final, final
@@ -613,7 +629,7 @@ async def test_a_whole_m131_game_over_onebot(bots, kinds_of_database):
                              "the group emptied and renamed back")
 
         # the whole log (树洞) lists every accepted action
-        log = await t.director("日志", "种子")
+        log = await t.treehole()
         t.log_lines_in_order(log)
         assert "村民阵营" in log.splitlines()[-1]
         assert "乙 杀人" not in log  # the non-member's message in the group was never an action
@@ -673,7 +689,17 @@ async def test_the_bot_survives_sigkill_in_the_middle_of_a_night(bots, kinds_of_
         await t.director_told("10号 癸：最后的守护", since=mark)
         await sim.wait_until(lambda: any(not c.ok and c.params.get("user_id") == QQ["癸"] for c in sim.calls), WAIT,
                              "a failed delivery to the guard")
-        # the crow never acts this night
+        # the director acts for the crow by mistake and takes it back: the crow is told, his time limit
+        # runs again, and after the SIGKILL the game is rebuilt without the act (the crow never acts)
+        await t.director("代 庚 诽谤 2")
+        t.by_director("庚 诽谤 2")
+        listing = await t.director("撤销", "本阶段导演的操作")
+        number = re.search(r"第(\d+)条 \S+ \S+ 导演 \d+：庚 诽谤 2", listing).group(1)
+        preview = await t.director(f"撤销 {number}", "撤销第")
+        assert "7号 庚：以下消息作废" in preview, preview
+        await t.director("确认", "已撤销")
+        t.by_director(f"撤销第{number}条")
+        await t.told("庚", "可以重新决定")
 
         # everything else was delivered: only the guard's receipt waits in the outbox
         await until(lambda: outbox(bot.db) and all(r["target"] == pm("癸") for r in outbox(bot.db) if not r["sent"]),
@@ -705,7 +731,7 @@ async def test_the_bot_survives_sigkill_in_the_middle_of_a_night(bots, kinds_of_
         lapsed = await t.director_told("时限已到：戊")
         lapsed_at = next(d for d in sim.delivered if d.text == lapsed).wall
         assert lapsed_at - up < 5.0, f"{lapsed_at - up:.1f}s after reconnecting"
-        t.accepted.append("[deadline] 时限到期 night1:女巫:戊")
+        t.accepted.append("时限：时限到期：第1夜 戊<女巫>")
         refusal = await t.say("戊", "毒 1", "未执行")
         assert "时限" in refusal or "放弃" in refusal, refusal
         # the guard's receipt, queued before the kill, arrives once; then his answer, which needed the
@@ -728,20 +754,20 @@ async def test_the_bot_survives_sigkill_in_the_middle_of_a_night(bots, kinds_of_
         draft = await t.director_told("开门公告草稿")
         assert "寅" in draft, draft  # the pack's kill, sent before the kill, still counts
         refusal = await t.say("庚", "诽谤 2", "未执行")
-        t.accepted += ["[deadline] 时限到期 night1:诽谤:庚", "[auto] 结算夜晚"]
+        t.accepted += ["时限：时限到期：第1夜 庚<诽谤>", "自动：结算夜晚"]
 
         # --- the rest of the game -----------------------------------------------------------------------------
         await t.director("开门")
         t.by_director("开门")
         tally = await t.director("竞选 甲:丁 丁:丁 辛:丁 子:丁 丑:丁 乙:丙 丙:丙 戊:丙 己:弃权 庚:弃权 壬:弃权 癸:弃权", "计票")
-        assert "结果：丁" in tally, tally
+        assert "结果：4号 丁" in tally, tally
         t.by_director("竞选 甲:丁")
         morning = await t.director_told("当日警长")
         assert "13号 寅" in morning and "4号 丁" in morning, morning
         await t.director("开门")
         t.by_director("开门")
         tally = await t.director("投票 甲:乙 丁:乙 辛:乙 子:乙 丑:乙 乙:丁 丙:丁 戊:丁 己:乙 庚:弃权 壬:弃权 癸:弃权", "计票")
-        assert "结果：乙" in tally, tally
+        assert "结果：2号 乙" in tally, tally
         t.by_director("投票 甲:乙")
         await t.director("关门")
         t.by_director("关门")
@@ -759,7 +785,7 @@ async def test_the_bot_survives_sigkill_in_the_middle_of_a_night(bots, kinds_of_
         await t.say("癸", "放弃", "已收到：放弃")
         t.act("癸", "放弃")
         await t.director_told(lambda s: "开门公告草稿" in s and "壬" in s)
-        t.accepted.append("[auto] 结算夜晚")
+        t.accepted.append("自动：结算夜晚")
         await t.director("开门")
         t.by_director("开门")
         # 狼人阵营持有的票数占总票数的一半或一半以上: 甲 丁(警长 1.5) 辛 子 丑 = 5.5 against 丙 戊 己 庚 癸 = 5
@@ -769,7 +795,7 @@ async def test_the_bot_survives_sigkill_in_the_middle_of_a_night(bots, kinds_of_
                              "the group emptied and renamed back")
 
         # --- nothing accepted was lost -----------------------------------------------------------------------
-        log = await t.director("日志", "种子")
+        log = await t.treehole()
         t.log_lines_in_order(log)
         assert "狼人阵营" in log.splitlines()[-1]
 
@@ -786,7 +812,7 @@ async def test_the_bot_survives_sigkill_in_the_middle_of_a_night(bots, kinds_of_
         assert per_target(delivered_calls(sim, connection=2)) == per_target(after)
         assert sum(check == m for m in sim.messages(pm("丙"))) == 1
         assert sum(confirmed == m for m in sim.messages(("group", gid))) == 1
-        assert sum("通灵：今晚被指杀的角色是 寅" in m for m in sim.messages(pm("戊"))) == 1
+        assert sum("通灵：今晚被指杀的角色是 13号 寅" in m for m in sim.messages(pm("戊"))) == 1
         assert sum("最后的守护 6号 己" in m for m in sim.messages(pm("癸"))) == 1
         assert sim.violations == []
         await sim.close()
@@ -808,10 +834,7 @@ async def test_a_chats_trouble_with_onebot_holds_no_other_chat_and_nothing_goes_
     bot.start()
     async with asyncio.timeout(120):
         await connect(sim, bot)
-        await t.setup("送达测试", "粽子四号群")
-        await t.pack_joins()
-        await t.say("丑", "认亲 甲", "认亲")
-        await t.director("关门")
+        await t.to_night_one("送达测试", "粽子四号群")
         await sim.wait_for(("group", gid), "第1夜")
 
         # a send that is never answered
@@ -934,10 +957,7 @@ async def test_a_busy_night_through_sigkills_and_a_dropped_connection_loses_noth
     bot.start()
     async with asyncio.timeout(170):
         await connect(sim, bot)
-        await t.setup("混乱测试", "粽子五号群")
-        await t.pack_joins()
-        await t.say("丑", "认亲 甲", "认亲")
-        await t.director("关门")
+        await t.to_night_one("混乱测试", "粽子五号群")
         closed = time.monotonic()
         await sim.wait_for(("group", gid), "第1夜")
         noise = asyncio.get_running_loop().create_task(chaos.noise(["乙", "己", "壬", "寅", "丙"]))
@@ -969,7 +989,8 @@ async def test_a_busy_night_through_sigkills_and_a_dropped_connection_loses_noth
 
         # nothing acknowledged is lost: every action is in the log, once
         log = await t.director("日志", "种子")
-        for line in ("丙 预言 4", "丁 杀人 13", "戊 救药 13", "癸 最后的守护 13", "癸 放弃", "庚 诽谤 2"):
+        for line in ("3号 丙：预言 4", "4号 丁：杀人 13", "5号 戊：救药 13", "10号 癸：最后的守护 13", "10号 癸：放弃",
+                     "7号 庚：诽谤 2"):
             assert log.count(line) == 1, (line, log)
 
         # every stored message arrived, in order per chat; twice only as many as were in flight

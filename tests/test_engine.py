@@ -10,7 +10,7 @@ from fractions import Fraction
 import pytest
 
 from engine import Act, Ballots, Card, CloseDay, Game, OpenDay, ResolveNight, Timeout, deal
-from engine.events import DeadlineStart, Feedback, Notice
+from engine.events import DeadlineStart, Death, Feedback, Notice
 from engine.votes import count, first_to_reach, nobody
 from rulesets import get
 
@@ -117,7 +117,8 @@ def test_the_night_resolves_early_only_when_every_action_is_in():
     run(g, Act("甲", "杀人", "子"), Act("己", "放弃"), Act("戊", "预言", "甲"), Act("庚", "放弃"), Act("辛", "放弃"))
     assert g.night_complete()
     out = g.apply(ResolveNight())
-    assert out.ok and [d.name for d in out.events if type(d).__name__ == "Death"] == ["子"]
+    assert out.ok and g.night.deaths == ["子"]
+    assert g.state.player("子").alive  # night 1's list goes out after the election
     assert not g.apply(Act("戊", "预言", "乙")).ok
 
 
@@ -192,3 +193,149 @@ def test_before_the_first_night_only_start_choices_are_taken(cmd):
     assert not g.apply(cmd).ok
     assert g.apply(Act("壬", "认亲", "甲")).ok
     assert not g.apply(Act("壬", "认亲", "乙")).ok  # 限定
+
+
+# --- night 1's victims and the election -------------------------------------------------------------
+def test_night_ones_victims_are_told_nothing_before_the_election_and_one_elected_hands_over():
+    # "第一个夜晚需要公示的信息以及出局名单在警长竞选完毕之后公布"; "所有玩家都可以投票和被投票";
+    # "警长被投票出局或在第一夜出局，关门三十分钟后仍未与导演取得联系，视为放弃移交警长"
+    g = new_game()
+    outs = first_night(g)
+    outs += run(g, Act("甲", "杀人", "子"), OpenDay(lapse=True))
+    assert g.state.player("子").alive and not any(o.of(Death) for o in outs)
+    assert notices(outs, "player:子") == [] and not any("子" in t for t in notices(outs, "public"))
+    out = g.apply(Ballots("election", (("子", "子"), ("丑", "子"), ("甲", "甲"))))
+    assert out.ok and g.state.tallies[-1]["counts"] == {"子": 2, "甲": 1}
+    assert [(d.name, d.phase, d.number, d.cause) for d in out.of(Death)] == [("子", "night", 1, "杀人")]
+    told = notices([out], "player:子")
+    assert told[0] == "你当选了警长。" and "可以<殉职>" in told[1] and "可以留下遗言" in told[2]
+    [ask] = [e for e in out.of(DeadlineStart) if e.what == "殉职"]
+    assert (ask.anchor, ask.minutes) == ("close", 30)
+    assert g.state.sheriff is None
+    run(g, Act("子", "殉职", "丑"))
+    assert g.state.sheriff == "丑"
+
+
+def test_a_red_card_before_night_ones_list_takes_the_victim_out_first():
+    # "红牌罚下出局的角色没有遗言权利": he is in the game until the list is published, so the card takes him out
+    g = new_game()
+    first_night(g)
+    run(g, Act("甲", "杀人", "子"), Act("己", "毒药", "丑"), OpenDay(lapse=True))
+    out = g.apply(Card("红牌", "子"))
+    assert out.ok and g.state.player("子").death == ("day", 1, "红牌")
+    run(g, Ballots("election", (("丑", "丑"),)))
+    assert g.state.announcements[-1] == {"phase": "day", "number": 1, "deaths": ["丑"]}
+    assert "子" not in g.state.last_words and g.state.last_words["丑"] is None
+
+
+# --- a red card the day of the vote --------------------------------------------------------------------
+def test_a_red_card_after_the_count_tells_the_director_each_change():
+    # "白天红牌罚下在被投票出局之前"; "红牌罚下出局的角色没有遗言权利，不能发动警长<殉职>"
+    g = new_game()
+    first_night(g)
+    run(g, OpenDay(lapse=True), Ballots("election", (("丁", "丁"),)), OpenDay())
+    run(g, Ballots("exile", (("戊", "丁"), ("己", "丁"))), Act("丁", "遗言", text="我是好人"))
+    out = g.apply(Card("红牌", "丁"))
+    assert out.ok
+    assert notices([out], "public") == ["红牌罚下：4号 丁（白天红牌罚下在被投票出局之前：按红牌罚下出局，不再按投票出局）",
+                                        "4号 丁 被红牌罚下，不能发动<殉职>，本局不再有警长"]
+    assert notices([out], "player:丁") == ["你被红牌罚下（白天红牌罚下在被投票出局之前），按红牌罚下出局：你不再有遗言权利、<殉职>。"]
+    assert "4号 丁 今天被投票出局后又被红牌罚下，改为红牌罚下出局：\n" \
+           "· 出局原因：投票 → 红牌\n" \
+           "· 取消<殉职>（尚未答复）\n" \
+           "· 取消遗言权利（已提交的遗言不会公示）\n" \
+           "· 取消<假痴不癫>：狼群下一个夜晚没有附加刀或查验\n" \
+           "· 本局不再有警长" in notices([out], "director")
+    assert not g.state.pending and "丁" not in g.state.last_words
+    outs = run(g, CloseDay(), OpenDay(lapse=True))
+    assert not any("我是好人" in t for t in notices(outs, "public"))
+    assert any("前一天投票出局：无" in t for t in notices(outs, "public"))  # he was not voted out
+
+
+def test_a_red_card_the_day_after_the_vote_changes_nothing_of_it():
+    g = new_game()
+    first_night(g)
+    run(g, OpenDay(lapse=True), Ballots("election", ()), OpenDay(), Ballots("exile", (("戊", "丁"),)), CloseDay())
+    out = g.apply(Card("红牌", "丁"))
+    assert out.ok and g.state.player("丁").death == ("day", 2, "投票")
+    assert g.state.carry.get("extra_tonight") == "附加刀"
+
+
+# --- counts worth posting, and the end ---------------------------------------------------------------------
+def night_passes(g: Game, kill: str | None = None, **acts) -> None:
+    """Everyone awaited this night lets it go, but the pack (`kill`) and `acts` (name -> (skill, target))."""
+    for name, (skill, target) in acts.items():
+        run(g, Act(name, skill, target))
+    while g.rules.awaiting(g) and not g.night.resolved:
+        who, slot = g.rules.awaiting(g)[0]
+        if who == "狼群":
+            run(g, Act("甲", "杀人", kill))
+        else:
+            run(g, Act(who, "放弃"))
+
+
+def test_a_tally_shows_the_count_sorted_its_ballots_and_every_weight_that_changed_it():
+    """The sheriff's 1.5 and the crow's 诽谤 ("其在下一个游戏日投票时被投票数多计一票") are named in the count; each
+    ballot is shown, with the 改票 it was; 弃权 and those who did not vote are listed; the director alone is
+    told the card the post gives those who did not vote."""
+    g = new_game()
+    first_night(g)
+    night_passes(g)
+    run(g, OpenDay(), Ballots("election", (("甲", "戊"), ("戊", "戊"))), OpenDay(), Ballots("exile", ()), CloseDay())
+    night_passes(g, 庚=("诽谤", "丁"))
+    run(g, OpenDay())
+    outs = run(g, Ballots("exile", (("戊", "丁"), ("甲", "己"), ("乙", "己"), ("己", "弃权")), changed=(("戊", "甲"),)))
+    assert notices(outs, "public")[0] == (
+        "第3天放逐投票结果：\n4号 丁 2.5票、6号 己 2票\n结果：4号 丁\n票型：\n5号 戊 → 4号 丁（1.5票，改票，原投 1号 甲）\n"
+        "1号 甲 → 6号 己\n2号 乙 → 6号 己\n弃权：6号 己\n未投票：3号 丙、4号 丁、7号 庚、8号 辛、9号 壬、10号 癸、11号 子、12号 丑、13号 寅\n"
+        "计票说明：警长 5号 戊 的票计为1.5票；乌鸦诽谤：4号 丁 多计一票")
+    assert notices(outs, "public")[1] == "放逐投票：4号 丁 出局"  # announced once: the count does not say 出局
+    assert "第3天放逐投票（仅导演可见）：\n未投票：3号 丙、4号 丁、7号 庚、8号 辛、9号 壬、10号 癸、11号 子、12号 丑、13号 寅。" \
+           "规则：讨论结束时，未回复投票帖者将被判罚黄牌（执行加速时不判罚），请决定是否发牌" in notices(outs, "director")
+
+
+def test_the_end_withdraws_what_it_asked_and_tells_every_player():
+    """The sheriff voted out on the day the wolves win is neither asked for <殉职> nor offered last words: the
+    game is over. A question asked before the end is called off. Every player learns the end and the seed."""
+    g = new_game()
+    run(g, Act("壬", "认亲", "甲"), CloseDay())  # the half-blood sides with the wolves: five of thirteen
+    night_passes(g, kill="子")
+    run(g, OpenDay(), Ballots("election", (("戊", "戊"),)), OpenDay(), Ballots("exile", ()), CloseDay())
+    night_passes(g, kill="丑")
+    run(g, OpenDay())
+    outs = run(g, Ballots("exile", (("甲", "戊"), ("乙", "戊"))))
+    assert g.state.winner == "狼人阵营" and not g.state.pending
+    assert not [e for e in outs[0].events if isinstance(e, DeadlineStart)]
+    seed = "本局的随机种子是 7：身份分配和每一次随机结果都由它决定，可以在导演公布的完整记录（树洞）中核对。"
+    assert notices(outs, "player:戊") == [f"游戏结束，狼人阵营获胜。感谢参与！{seed}"]
+    assert all(notices(outs, f"player:{n}") == [f"游戏结束，狼人阵营获胜。感谢参与！{seed}"] for n in NAMES)
+
+
+def test_a_question_asked_before_the_end_is_called_off():
+    g = new_game()
+    first_night(g)
+    night_passes(g)
+    run(g, OpenDay(), Ballots("election", (("戊", "戊"),)), OpenDay(), Ballots("exile", (("甲", "戊"),)))
+    assert [p.skill for p in g.state.pending] == ["殉职"] and g.owes_last_words("戊")
+    from engine import FactionLoss
+
+    outs = run(g, FactionLoss("狼人阵营"))
+    assert notices(outs, "player:戊")[:2] == ["游戏已经结束，你不必再发动<殉职>。", "游戏已经结束，你不必再留遗言。"]
+    assert not g.state.pending and not g.owes_last_words("戊")
+
+
+def test_night_victims_are_told_they_are_out_when_the_night_is_published():
+    """M131: night 1's victim hears nothing until the list after the election, then is offered last words;
+    one who goes out on a later night ("之后夜晚出局的人无遗言") is told he is out, privately."""
+    g = new_game()
+    first_night(g)
+    night_passes(g, kill="子")
+    outs = run(g, OpenDay())
+    assert notices(outs, "player:子") == []
+    outs = run(g, Ballots("election", (("戊", "戊"),)))
+    assert notices(outs, "player:子") == ["你已出局，可以留下遗言：发送“遗言 内容”（可多行），下一个白天开始前有效。遗言中禁止使用Discuz!代码。"]
+    run(g, OpenDay(), Ballots("exile", ()), CloseDay())
+    night_passes(g, kill="丑")
+    outs = run(g, OpenDay())
+    assert notices(outs, "player:丑") == ["你已出局（第2夜），没有遗言。"]
+    assert notices(outs, "public")[0] == "开门，第3天（放逐投票）\n前一天投票出局：无\n昨晚出局：12号 丑\n当日警长：5号 戊"

@@ -23,7 +23,8 @@ NAMES = [n for n, _ in ROSTER]
 
 
 def new_game(seed: int = 0) -> Game:
-    return Game(R146, ROSTER, seed=seed)
+    """A game without new moons: the rules of 2L–5L alone (the events: tests/test_r146_moons.py)."""
+    return Game(R146, ROSTER, seed=seed, options={"moons": "none"})
 
 
 def run(g: Game, *cmds):
@@ -243,13 +244,21 @@ def test_the_sisters_vote_as_one():
     assert all("默契" in w for w in outs[0].warnings)
 
 
-def test_a_tie_sends_nobody_out_because_the_sheriffs_half_vote_never_ties():
+def test_a_tie_sends_out_whom_the_sheriff_voted_for_and_nobody_without_his_vote():
+    # "平票时警长投票的角色出局，警长未投票则无人出局。" — his candidate need not be among the tied.
     g = started()
     run(g, CloseDay(), OpenDay())
     run(g, Ballots("exile", (("辛", "丙"), ("甲", "乙"), ("乙", "甲"), ("丁", "乙"), ("戊", "甲"), ("己", "乙"), ("午", "甲"))))
     assert g.state.tallies[-1] == {"phase": "day", "number": 2, "kind": "exile",
-                                   "counts": {"丙": 2.5, "乙": 3, "甲": 3}, "result": None}
-    assert all(p.alive for p in g.state.players)
+                                   "counts": {"丙": 2.5, "乙": 3, "甲": 3}, "result": "丙"}
+    assert [n for n in NAMES if not g.state.player(n).alive] == ["丙"]
+    run(g, CloseDay(), OpenDay())
+    run(g, Ballots("exile", (("辛", "弃权"), ("甲", "乙"), ("乙", "甲"))))  # abstained: nobody
+    assert g.state.tallies[-1]["result"] is None
+    run(g, CloseDay(), OpenDay())
+    run(g, Ballots("exile", (("甲", "乙"), ("乙", "甲"))))  # did not vote: nobody
+    assert g.state.tallies[-1]["result"] is None
+    assert [n for n in NAMES if not g.state.player(n).alive] == ["丙"]
 
 
 # --- the shape an event uses: limits and skills for one day ------------------------------------------------
@@ -281,7 +290,7 @@ def test_a_skill_can_be_given_or_taken_for_one_night_only():
     g.night.granted["午"] = {"预言"}  # as 神经错乱 would
     assert "今晚失去了<预言>" in g.apply(Act("辛", "预言", "甲")).error
     outs = run(g, Act("午", "预言", "甲"))
-    assert [f.result for f in events(outs, Feedback)] == ["非村民阵营"]
+    assert [f.result for f in events(outs, Feedback)] == ["狼王"]  # a <预言> 神经错乱 gives: "获得具体身份结果"
     run(g, OpenDay(), CloseDay())
     assert g.apply(Act("午", "预言", "乙")).error == "午 的身份没有<预言>"
     assert g.apply(Act("辛", "预言", "乙")).ok
@@ -370,3 +379,19 @@ def test_those_asked_learn_how_a_surrender_stands_and_that_it_took_effect():
     outs = run(g, Act("午", "投降"))
     assert notices(outs, "player:乙") == ["黑情侣阵营全员同意投降，投降有效：黑情侣阵营判负。"]
     assert not notices(outs, "player:卯") and not notices(outs, "public")  # "不公示"
+
+
+# --- a red card the day of the vote ----------------------------------------------------------------------
+def test_a_red_card_after_the_vote_frees_the_last_words_it_held_for_the_next_out():
+    # "遗言数量等于狼人的数量，靠前出局且可以留下遗言的角色会收到可以留下遗言的通知"; "红牌罚下出局的角色没有遗言权利"
+    g = started(lovers=("午", "未"))
+    for victim in ("甲", "乙", "丙", "丁", "戊"):  # five rights used
+        run(g, CloseDay(), OpenDay(), Ballots("exile", (("辛", victim),)))
+    run(g, CloseDay(), OpenDay())
+    run(g, Ballots("exile", (("辛", "午"),)))  # 午 takes the sixth, 未 follows (殉情) with none
+    assert list(g.state.last_words)[-1] == "午" and "未" not in g.state.last_words
+    outs = run(g, Card("红牌", "午"))
+    assert "未" in g.state.last_words and "午" not in g.state.last_words
+    assert any("可以留下遗言" in t for t in notices(outs, "player:未"))
+    [told] = [t for t in notices(outs, "director") if "改为红牌罚下出局" in t]
+    assert "· 遗言权利改由 18号 未 获得" in told

@@ -194,3 +194,42 @@ def test_the_director_may_judge_a_faction_lost_at_a_red_card():
     assert not any("女鬼阵营" in t for t in notices(outs, "public"))  # "不予公示"
     run(g, Ballots("election", ()), CloseDay())
     assert not g.apply(Act("戊", "吸精", "卯")).ok and not g.apply(Act("甲", "冲锋", "卯")).ok
+
+
+# --- 公示: identities stay secret, with one exception -------------------------------------------------
+@pytest.mark.parametrize("way", [Ballots("exile", (("庚", "寅"), ("辛", "寅"))), Card("红牌", "寅")])
+def test_identities_stay_secret_unless_the_ghosts_suck_ning(way):
+    # "游戏进行期间以任何方式出局的角色均不公示其身份" — only "因女鬼阵营<吸精>死亡时，小倩触发<殉情>，两人出局后，公示身份"
+    g = new_game()
+    run(g, CloseDay(), Act("乙", "执子之手", "寅"), OpenDay(lapse=True), Ballots("election", ()))
+    outs = run(g, way)
+    assert not g.state.player("寅").alive and g.state.player("乙").death[2] == "殉情"
+    assert not any("宁采臣" in t or "小倩" in t for t in notices(outs, "public"))
+    g = new_game()  # found, then taken by the group's own 吸精 the same night
+    outs = run(g, CloseDay(), Act("乙", "执子之手", "寅"), Act("丙", "吸精", "寅"), OpenDay(lapse=True))
+    assert any("13号 寅 是宁采臣" in t and "2号 乙 是小倩" in t for t in notices(outs, "public"))
+
+
+# --- 姥姥之怒 attached to the group's 吸精 ---------------------------------------------------------------
+def test_the_fury_joins_the_groups_suck_and_the_group_is_told():
+    # "在该阵营吸食角色时，可以附加姥姥之怒"
+    g = new_game()
+    run(g, CloseDay(), Act("丙", "吸精", "卯"))
+    outs = run(g, Act("甲", "姥姥之怒"))
+    assert notices(outs, f"team:{COVEN}") == ["甲 为今晚的吸精 14号 卯 附加了<姥姥之怒>。已确认，不能更改。"]
+    assert g.night.actions["姥姥之怒"] == ("甲", "卯") and "姥姥之怒" in g.state.player("甲").used
+    run(g, Act("癸", "针灸", "卯"), OpenDay(lapse=True))
+    assert g.state.player("卯").death == ("night", 1, "吸精")
+
+
+# --- a red card the day of the vote ----------------------------------------------------------------------
+def test_a_red_card_after_the_vote_withdraws_the_blade_and_a_blade_already_fallen_stands():
+    # "红牌罚下出局的角色……不能发动以下技能：刀客<最后一刀>、警长<殉职>。" "白天红牌罚下在被投票出局之前。"
+    g = new_game()
+    run(g, CloseDay(), OpenDay(lapse=True), Ballots("election", ()), Ballots("exile", (("庚", "壬"),)))
+    run(g, Act("壬", "最后一刀", "丙"))
+    outs = run(g, Card("红牌", "壬"))
+    assert [d["cause"] for d in g.state.deaths] == ["红牌", "最后一刀"]
+    [told] = [t for t in notices(outs, "director") if "改为红牌罚下出局" in t]
+    assert told.endswith("· 出局原因：投票 → 红牌\n· 取消遗言权利\n· 已执行，不撤回：最后一刀 丙")
+    assert "壬" not in g.state.last_words and g.state.last_words["丙"] is None

@@ -141,7 +141,7 @@ async def test_directors_are_found_through_their_own_rows(database):
         await service.save_row(t.row)
         service.live.pop(second)
         assert not await director.is_director(service, "70001")
-        assert (await director._current(service, "70001", None)).row.id == second  # its 日志 still
+        assert (await director._current(service, "70001", [], None)).row.id == second  # its 日志 still
 
 
 async def test_a_message_refused_too_often_is_given_up_and_stored_so(database):

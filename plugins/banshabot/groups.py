@@ -1,18 +1,49 @@
-"""Team groups: a living member's team skill sent in the group is the team's choice."""
+"""Team groups: a living member's team skill sent in the group is the team's choice; who is in a
+pool group is read from OneBot's member list."""
 from __future__ import annotations
 
-from nonebot.adapters.onebot.v11 import Bot, GroupMessageEvent
+from nonebot.adapters.onebot.v11 import Bot, GroupMessageEvent, MessageEvent, NetworkError
 
+from service import groups
 from service import player as playing
 from service.handling import event_key
 
-from .runtime import answer_failure, service
+from .runtime import answer_failure, onebot, service
+
+
+def plain(event: MessageEvent) -> str:
+    """A message's text. A NUL character means nothing in a chat, and PostgreSQL can store none."""
+    return event.get_plaintext().replace("\x00", "")
 
 
 async def in_group(bot: Bot, event: GroupMessageEvent) -> None:
+    """A message in a group (plugins/banshabot/private.py's matcher hands it here)."""
     group = str(event.group_id)
     key = event_key(bot.self_id, "group", group, event.message_id)
     if not await service.handling(key, origin=("group", group), sent=event.time):
         return
     async with answer_failure(bot, ("group", group)):
-        await playing.in_group(service, group, event.get_user_id(), event.get_plaintext(), key)
+        await playing.in_group(service, group, event.get_user_id(), plain(event), key)
+
+
+def members_of(bot: Bot | None) -> groups.Members:
+    """A group's member list as `bot` reads it (service.groups.Members)."""
+
+    async def members(group_id: str) -> tuple[str | None, dict[str, str]]:
+        if bot is None:
+            raise groups.Unreachable("no OneBot connection")
+        try:
+            listed = await bot.get_group_member_list(group_id=int(group_id))
+        except NetworkError as exc:  # no answer: nothing is known about the group
+            raise groups.Unreachable(str(exc)) from exc
+        roles = {str(m["user_id"]): str(m.get("role") or "member") for m in listed}
+        return roles.pop(bot.self_id, None), roles
+
+    return members
+
+
+async def _check_released() -> None:
+    await groups.after_release(service, members_of(onebot()))
+
+
+service.after_commit.append(_check_released)

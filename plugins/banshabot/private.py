@@ -12,13 +12,15 @@ from service import director as directing
 from service import player as playing
 from service.handling import event_key
 
-from .groups import in_group
+from .groups import in_group, members_of, plain
+from .guard import guarded
 from .runtime import VERSION, answer_failure, service
 
 messages = on_message(priority=10, block=True)
 
 
 @messages.handle()
+@guarded
 async def _(bot: Bot, event: MessageEvent) -> None:
     if isinstance(event, PrivateMessageEvent):
         await private(bot, event)
@@ -27,7 +29,7 @@ async def _(bot: Bot, event: MessageEvent) -> None:
 
 
 async def private(bot: Bot, event: PrivateMessageEvent) -> None:
-    qq, text = event.get_user_id(), event.get_plaintext()
+    qq, text = event.get_user_id(), plain(event)
     key = event_key(bot.self_id, "private", qq, event.message_id)
     if not await service.handling(key, origin=("private", qq), sent=event.time):
         return  # OneBot delivered the same message again (or is delivering it right now)
@@ -39,7 +41,7 @@ async def private(bot: Bot, event: PrivateMessageEvent) -> None:
                 async def friends() -> set[str]:
                     return {str(f["user_id"]) for f in await bot.get_friend_list()}
 
-                reply = await directing.handle(service, qq, text, friends)
+                reply = await directing.handle(service, qq, text, friends, members_of(bot))
             if reply is not None:
                 await service.queue(("private", qq), reply)
                 await service.delivered()

@@ -1,4 +1,4 @@
-"""Friend requests, join requests for team groups, and strangers who got into one."""
+"""Friend requests, join requests for pool groups, and strangers who got into one."""
 from __future__ import annotations
 
 from nonebot import on_notice, on_request
@@ -7,6 +7,7 @@ from nonebot.adapters.onebot.v11 import Bot, FriendRequestEvent, GroupIncreaseNo
 from service import groups
 from service.handling import event_key
 
+from .guard import guarded
 from .runtime import service
 
 # after the messages' matcher (which stops there): a message costs NoneBot no look at these
@@ -15,13 +16,14 @@ joins = on_notice(rule=lambda event: isinstance(event, GroupIncreaseNoticeEvent)
 
 
 @requests.handle()
+@guarded
 async def _(bot: Bot, event: FriendRequestEvent | GroupRequestEvent) -> None:
     if not await service.handling(event_key(bot.self_id, "request", event.request_type, event.flag), sent=event.time):
         return
     if isinstance(event, FriendRequestEvent):
         # players must be the bot's friends to be reached privately
         await service.act("set_friend_add_request", {"flag": event.flag, "approve": True})
-    elif event.sub_type == "add" and await groups.owner_of(str(event.group_id)):
+    elif event.sub_type == "add" and await groups.pooled(str(event.group_id)):
         approve = await groups.may_join(str(event.group_id), event.get_user_id())
         params = {"flag": event.flag, "sub_type": "add", "approve": approve}
         if not approve:
@@ -33,12 +35,13 @@ async def _(bot: Bot, event: FriendRequestEvent | GroupRequestEvent) -> None:
 
 
 @joins.handle()
+@guarded
 async def _(bot: Bot, event: GroupIncreaseNoticeEvent) -> None:
     group, qq = str(event.group_id), event.get_user_id()
     key = event_key(bot.self_id, "joined", group, f"{qq}:{event.time}")
     if not await service.handling(key, sent=event.time):
         return
-    if qq == bot.self_id or not await groups.owner_of(group) or await groups.may_join(group, qq):
+    if qq == bot.self_id or not await groups.pooled(group) or await groups.may_join(group, qq):
         return
     await service.act("set_group_kick", {"group_id": event.group_id, "user_id": event.user_id, "reject_add_request": False})
     await service.delivered()

@@ -19,7 +19,7 @@ from service import handling  # noqa: E402
 from service.config import Config  # noqa: E402
 from service.db import close_database, open_database, quick_check  # noqa: E402
 from service.games import CannotSave, GameBroken, Repeated, Scheduler, Service  # noqa: E402
-from service.history import History  # noqa: E402
+from service.chat_history import History  # noqa: E402
 from service.outbox import Refused, Unreachable  # noqa: E402
 
 config = get_plugin_config(Config)

@@ -1,5 +1,6 @@
 """[146] 创造营2021 — 22 players, lovers, three factions. Checkable against
-`shared/seeds/146-创造营2021.txt` line by line. The new-moon events (新月扩展, 6L) are not here.
+`shared/seeds/146-创造营2021.txt` line by line: 2L–5L here, 6L (新月扩展) in rulesets/r146/moons.py and
+the draws of its events in rulesets/r146/draws.py.
 
 Each rule carries the post's words; where the post is ambiguous the reading chosen is written next
 to it and listed in docs/rules-146.md.
@@ -11,35 +12,34 @@ from fractions import Fraction
 from engine import skills, votes
 from engine.errors import Rejected
 from engine.game import ABSTAIN, Game
-from engine.ruleset import Role, Ruleset, Skill, TimeLimit
+from engine.ruleset import DayLength, Quota, Role, Ruleset, Skill, TimeLimit
 from engine.skills import living_with_role, night_target, once_tonight
 from engine.state import Pending, Player
 
-WOLVES, VILLAGE, BLACK = "狼人阵营", "村民阵营", "黑情侣阵营"
-PACK, COUPLE, SISTERS = "狼群", "情侣群", "姐妹群"
-# 村民阵营 负 1: "村民阵营的预言家、女巫、医生、长老、吉普赛人出局"; 负 2: "村民阵营的村民和两姐妹全部出局"
-SPECIALS = ("预言家", "女巫", "医生", "长老", "吉普赛人")
-COMMONS = ("村民", "两姐妹")
-# 长寿之命: "女巫、预言家、猎人、医生、吉普赛人将失去技能" — each with every skill of its identity
+from . import draws, moons
+from .common import (
+    BLACK, COMMONS, COUPLE, PACK, SISTERS, SPECIALS, VILLAGE, WOLVES, after_shot, ask_shot, fooled, labels, lovers, pack_alive,
+    shot, still_has, usable,
+)
+
+# 长寿之命: "女巫、预言家、猎人、医生、吉普赛人将失去技能" — each with every skill of its identity (the witch's <灵媒>
+# of 招魂术 among them)
 ELDER_BOUND = {
-    "女巫": ("通灵", "救药", "毒药"),
+    "女巫": ("通灵", "救药", "毒药", moons.MEDIUM),
     "预言家": ("预言",),
     "猎人": ("最后一枪",),
     "医生": ("救治",),
     "吉普赛人": ("窥月", "占卜"),
 }
-# 长寿之命: "当长老因投票、女巫<毒药>、猎人<最后一枪>、医生<救治>而出局后"
-ELDER_CURSES = ("投票", "毒药", "最后一枪", "救治")
-# the night's 指杀 in the post's order: (3) 狼人 (the pack's 杀人 and the 狼王's 冲锋), (4) 黑情侣
+# 长寿之命: "当长老因投票、女巫<毒药>、猎人<最后一枪>、医生<救治>而出局后" — and the hunter's gun of 猎人的愤怒
+ELDER_CURSES = ("投票", "毒药", "最后一枪", "救治", moons.FURY)
+# the night's 指杀 in the post's order: (3) 狼人 (the pack's 杀人, the 狼王's 冲锋, the leader's 捕猎), (4) 黑情侣,
+# then 神经错乱's <杀人> (the seer's (6), else the witch's (5), else the hunter's)
 COUPLE_KILL = "黑情侣杀人"
-ATTACKS = ("杀人", "冲锋", COUPLE_KILL)
-CAUSE = {"杀人": "杀人", "冲锋": "冲锋", COUPLE_KILL: "杀人"}
+ATTACKS = ("杀人", "冲锋", moons.HUNT, COUPLE_KILL, moons.CONFUSED_KILL)
+CAUSE = {"杀人": "杀人", "冲锋": "冲锋", moons.HUNT: moons.HUNT, COUPLE_KILL: "杀人", moons.CONFUSED_KILL: "杀人"}
 # 遗言: "遗言数量等于狼人的数量" — the wolves of the line-up: 狼王 and 5 狼人
 LAST_WORDS = 6
-
-
-def _lovers(g: Game) -> list[Player]:
-    return [g.state.player(n) for n in g.state.carry.get("lovers", [])]
 
 
 def _black(g: Game) -> bool:
@@ -50,23 +50,13 @@ def _couple_may_kill(g: Game) -> bool:
     # 寡妇刀<强制>: "当情侣中没有混血儿、且【狼人阵营】优先判负后，情侣获得技能<杀人>" (no 混血儿 in this line-up).
     # Held from the night after the loss: a night's 指杀 are known to the witch by then, and the lovers are
     # told "从下一个夜晚起".
-    return bool(g.state.carry.get("widow_knife")) and any(p.alive for p in _lovers(g))
+    return bool(g.state.carry.get("widow_knife")) and any(p.alive for p in lovers(g))
 
 
 def _may_charge(g: Game, king: Player) -> bool:
     # "狼人阵营优先判负后，狼人阵营失去杀人技能。" — "杀人技能" without the brackets of a skill's name: every
     # killing skill of the faction, 冲锋 too. A 狼王 who eloped is no longer of the faction and keeps it.
     return "冲锋" not in king.lost and not (king.faction == WOLVES and WOLVES in g.state.lost)
-
-
-def _fooled(p: Player) -> bool:
-    """The idiot who stayed by <装傻>: "不能成为投票对象，不能参与投票，不能继任警长"."""
-    return p.role == "白痴" and "装傻" in p.used
-
-
-def _still_has(actor: Player, skill: str) -> None:
-    if skill in actor.lost:
-        raise Rejected(f"{actor.name} 已经失去了<{skill}>")
 
 
 # --- start: 丘比特之箭 ---------------------------------------------------------------------------------
@@ -80,15 +70,26 @@ def arrow(g: Game, actor: Player, target) -> None:
     a, b = (g.living_target(t, "丘比特之箭") for t in target)
     if a.name == b.name:
         raise Rejected("<丘比特之箭>须选择两名不同的角色")
-    actor.used.add("丘比特之箭")
-    g.state.carry["lovers"] = [a.name, b.name]
+    _shoot_arrow(g, actor, [a, b])
     g.tell(f"player:{actor.name}", f"已收到：丘比特之箭 {g.label(a)}、{g.label(b)}。游戏开始时他们成为情侣。")
+
+
+def _random_arrow(g: Game, cupid: Player) -> list[Player]:
+    """<丘比特之箭> not sent by the time day 1 opens: two players drawn from the game's seed."""
+    pair = [g.state.player(n) for n in g.state.rng.sample([p.name for p in g.state.alive()], 2)]
+    _shoot_arrow(g, cupid, pair)
+    return pair
+
+
+def _shoot_arrow(g: Game, cupid: Player, pair: list[Player]) -> None:
+    cupid.used.add("丘比特之箭")
+    g.state.carry["lovers"] = [p.name for p in pair]
 
 
 def _form_couple(g: Game) -> None:
     """总体流程 "1、游戏开始时，丘比特选择情侣。2、所有角色的阵营确定，狼人共群，情侣共群，非情侣的两姐妹共群。\""""
     s = g.state
-    a, b = _lovers(g)
+    a, b = lovers(g)
     for p in (a, b):
         p.marks["情侣"] = (b if p is a else a).name
     if a.faction != b.faction:
@@ -130,7 +131,7 @@ def _form_couple(g: Game) -> None:
 # --- night: (2) 医生 -----------------------------------------------------------------------------------
 def heal(g: Game, actor: Player, target) -> None:
     # 救治: "游戏日夜晚，医生可以救治一名角色，使对其的指杀无效。" — "一名角色": himself too.
-    _still_has(actor, "救治")
+    still_has(actor, "救治")
     night_target(g, actor, "救治", target)
 
 
@@ -138,11 +139,14 @@ def heal(g: Game, actor: Player, target) -> None:
 def kill(g: Game, actor: Player, target) -> None:
     """杀人 is the pack's and, by 寡妇刀, the black lovers': one word, two teams."""
     s = g.state
+    if "杀人" in g.night.granted.get(actor.name, ()) and actor.name not in s.teams[PACK]:
+        return moons.confused_kill(g, actor, target)  # 神经错乱: the seer's (witch's, hunter's) own 指杀
     if actor.name in s.teams[PACK]:
         # 杀人: "游戏日夜晚，该阵营共群的角色可以共同指杀一名角色。"
         # "狼人阵营优先判负后，狼人阵营失去杀人技能。"
         if WOLVES in s.lost:
             raise Rejected("狼人阵营已经判负，失去了<杀人>")
+        still_has(actor, "杀人")  # 狼族首领: "首领失去原有技能"
         return _team_kill(g, actor, PACK, "杀人", target)
     if actor.name in s.carry.get("lovers", []) and _black(g):
         if not _couple_may_kill(g):
@@ -164,6 +168,8 @@ def _team_kill(g: Game, actor: Player, team: str, key: str, target) -> None:
 
 def charge(g: Game, actor: Player, target) -> None:
     # 冲锋: "游戏日夜晚，可以指杀一名角色。当任意一名狼群内角色因除红牌罚下以外的原因出局后，狼王失去<冲锋>。"
+    if moons.leader(g) is actor:
+        raise Rejected("狼族首领失去了原有技能（<冲锋>）")
     if "冲锋" in actor.lost:
         raise Rejected("狼王已经失去<冲锋>：狼群内已有角色出局")
     if not _may_charge(g, actor):
@@ -175,21 +181,23 @@ def charge(g: Game, actor: Player, target) -> None:
 def save(g: Game, actor: Player, target) -> None:
     # 救药: "女巫可以选择一名角色，对其使用救药。该角色当晚不会因被指杀而出局。<救药>发动后，在该夜晚不可发动技能<毒药>。
     # <救药>使用后，女巫失去技能<救药>。女巫失去<救药>技能后，失去技能<通灵>。" — "女巫可以自救。"
-    _still_has(actor, "救药")
+    still_has(actor, "救药")
     skills.save(g, actor, target, slot="女巫", self_save_refusal=None)
 
 
 def poison(g: Game, actor: Player, target) -> None:
     # 毒药: "该角色在夜晚结束前出局。<毒药>发动后，女巫失去技能<毒药>，且在该夜晚不可发动技能<救药>。"
     # "当晚带刀毒药依然生效": she may poison on the night she is attacked.
-    _still_has(actor, "毒药")
+    still_has(actor, "毒药")
     skills.poison(g, actor, target, slot="女巫")
 
 
 def foresee(g: Game, actor: Player, target) -> None:
     # 预言: "若该角色属于村民阵营，反馈<村民阵营>；否则，反馈<非村民阵营>。" Factions settle at the start
     # (情侣, 丘比特) and nothing later in the night changes one, so the answer comes at once.
-    _still_has(actor, "预言")
+    if actor.role != "预言家":
+        return moons.confused_foresight(g, actor, target)  # a wolf's, under 神经错乱
+    still_has(actor, "预言")
     t = night_target(g, actor, "预言", target)
     result = VILLAGE if t.faction == VILLAGE else "非" + VILLAGE
     g.give_feedback(actor, "预言", t.name, result, f"预言结果：{g.label(t)} 是<{result}>")
@@ -198,40 +206,13 @@ def foresee(g: Game, actor: Player, target) -> None:
 # --- decisions -------------------------------------------------------------------------------------------
 def shoot(g: Game, actor: Player, target) -> None:
     # 最后一枪: "当猎人并非因红牌罚下而出局后，猎人可以选择一名其他角色，对其开枪。该角色立即出局。"
-    pending = g.pending_for(actor.name, "最后一枪")
-    if target is None:
-        g.settle(pending)
-        g.tell(f"player:{actor.name}", "已收到：放弃<最后一枪>。")
-    else:
-        t = g.find(target)
-        if t.name == actor.name:
-            raise Rejected("<最后一枪>须选择一名其他角色")
-        # "已经公示的出局角色……不允许被选为技能或投票的目标": one who went out in this night's settlement
-        # and is not yet announced may be named; the shot is spent on him, and he learns nothing
-        if t.alive or not (g.phase == "night" and t.name in g.night.deaths):
-            t = g.living_target(target, "最后一枪")
-        g.settle(pending)
-        g.tell(f"player:{actor.name}", f"已收到：最后一枪 {g.label(t)}。")
-        g.kill(t, "最后一枪")
-        # A shot that holds the night's settlement joins the night's list, published at 开门; any other is
-        # published at once: "投票结束后，因投票而触发的……猎人<最后一枪>、以及被枪杀的角色立即公示" — even when a
-        # hunter voted out answers after 关门, within his 30 minutes.
-        if not pending.holds_night:
-            g.publish_deaths([t.name], "最后一枪")
-    _after_shot(g, actor)
-
-
-def _after_shot(g: Game, hunter: Player) -> None:
-    # "猎人警长并非因红牌罚下而出局后，依次发动<最后一枪>、<殉职>。"
-    if g.state.carry.get("badge_after_shot") == hunter.name and g.phase != "over":
-        del g.state.carry["badge_after_shot"]
-        g.when_public("殉职", hunter)
+    shot(g, actor, target, "最后一枪")
 
 
 def hand_over(g: Game, actor: Player, target) -> None:
     # 殉职<强制>: "警长并非因红牌罚下而出局后，须选择一名未出局的角色来继任警长。" — the idiot's <装傻> hand-over too
     # ("发动此技能时，若白痴是警长，须移交警长").
-    if target is not None and _fooled(g.find(target)):
+    if target is not None and fooled(g.find(target)):
         raise Rejected("发动<装傻>后的白痴不能继任警长，请选择其他角色")
     if target is not None and g.find(target).name == actor.name:
         raise Rejected("不能把警徽移交给自己，请选择其他角色")
@@ -293,14 +274,13 @@ class R146(Ruleset):
         Role("预言家", VILLAGE, 1, summary="夜晚<预言>一名角色是否属于村民阵营"),
         Role("医生", VILLAGE, 1, summary="夜晚<救治>一名角色，使对其的指杀无效；同一角色累计两次空救时出局"),
         Role("长老", VILLAGE, 1, summary="<长寿之命>（强制）：第一次被有效指杀时不出局；因投票、毒药、最后一枪、救治出局时，女巫、预言家、猎人、医生、吉普赛人失去技能"),
-        Role("吉普赛人", VILLAGE, 1, summary="<窥月>、<占卜>（随新月事件生效）"),
+        Role("吉普赛人", VILLAGE, 1, summary="<窥月>：得知当晚警长所选的大新月；<占卜>（限定，全局一次）：当晚重新抽取这个新月（已出现过的不会被抽到）"),
         Role("猎人", VILLAGE, 1, summary="非因红牌出局后可以<最后一枪>使一名其他角色立即出局"),
         Role("白痴", VILLAGE, 1, summary="<装傻>：被投票出局时可以避免出局，之后不能投票、不能被投票、不能继任警长"),
         Role("丘比特", VILLAGE, 1, summary="<丘比特之箭>（强制）：游戏开始时选择两名角色成为情侣（发送“丘比特之箭 座位号 座位号”，可以选自己；第一天开门前未选则随机），你的阵营随情侣"),
         Role("两姐妹", VILLAGE, 2, team=SISTERS, summary="与另一名姐妹共群；<默契>（强制）：不能弃票，且必须投票给同一名角色"),
         Role("村民", VILLAGE, 6, summary="没有技能"),
     )
-    slot_help = {"女巫": "救药 座位号 / 毒药 座位号 / 放弃"}
     # 总体流程: "3、开始第一天讨论日，第一天讨论日结束，警长竞选帖最先高票者当选警长……4、进入夜晚"
     first_phase = "day"
     teams_known_when_dealt = False  # the cupid's choice decides the 狼群, the 情侣群 and the 姐妹群
@@ -316,7 +296,29 @@ class R146(Ruleset):
         "day": TimeLimit("close", 30, "猎人、……白痴被投票出局，关门三十分钟后仍未与导演取得联系，白痴、猎人视为放弃发动技能"),
         "badge": TimeLimit("close", 30, "警长……被投票出局，关门三十分钟后仍未与导演取得联系，……警长随机移交给在场的一名未出局角色。"),
         "appoint": TimeLimit("close", 30, "任命<强制>：当选警长的角色需要立即在投票贴内任命一个执警（时限同警长：关门三十分钟）"),
+        # 6L 新月扩展 and the draws
+        "draw": TimeLimit("close", 30, "警长、执警在关门半小时内需要发动抽取新月技能，关门三十分钟后仍未发动技能，视为放弃技能，由导演随机新月，随机方式游戏结束后公示。"),
+        "fury": TimeLimit("opened", 60, "猎人的愤怒：若猎人在开门以后一个小时以内未联系法官，则记作一张黄牌，随机一名角色出局，并进入当天的投票阶段。"),
+        "birthday": TimeLimit("opened", 60, "狼王的生日：事件发生后1小时内，狼群要决定是否启动此新月。"),
+        "leader": TimeLimit("close", 0, "狼族首领：事件发生后，当天狼群内角色可以通过讨论选举出一名首领。"),
+        "ufo": TimeLimit("close", 0, "神秘的UFO：三名需要提交数字的角色，必须于当日关门前私聊法官提交数字，否则自动选择数字0。"),
+        "trial": TimeLimit("opened", 60, "试验鸳鸯：若白痴在开门以后一个小时以内未联系导演，则记作一张黄牌，“试验品情侣”不产生。"),
     }
+    # 行动时限, as the post writes it (an event's own limits are in its text, published the day it comes)
+    deadline_rules = (
+        "警长、执警在关门半小时内需要发动抽取新月技能，关门三十分钟后仍未发动技能，视为放弃技能，由导演随机新月，随机方式游戏结束后公示。",
+        "猎人、警长、执警、白痴被投票出局时需要发动技能；夜晚预言家、女巫、医生、吉普赛人需要发动技能。在关门时间段，无法与导演取得联系，且提前未与导演说明自己的在线情况者，视为放弃技能。",
+        "猎人、警长、白痴被投票出局，关门三十分钟后仍未与导演取得联系，白痴、猎人视为放弃发动技能，警长随机移交给在场的一名未出局角色。随机移交的方式由导演在树洞安排，游戏结束以后公示。",
+        "关门一个小时后，预言家、医生、吉普赛人未与导演取得联系，均为放弃夜晚行动。狼队/黑情侣在关门一个小时后仍未提交刀人目标，视为放弃出刀，这个时间也可能根据女巫的需求提前。",
+        "女巫<通灵>、猎人<最后一枪>收到反馈后半小时，仍未给导演答复，视为放弃技能行使。",
+        "在次日游戏日开始前，有遗言权利的出局玩家未提交遗言，视为放弃遗言。",
+    )
+    # 讨论日长短: "晚上" is not an hour: the bot proposes 22:00, which the director changes (docs/rules-146.md)
+    day_length = DayLength(1, 22 * 60, weekend=True, first_exempt=True,
+                           text="一般是A日上午开帖，到A+1日晚上关帖。每逢周末就延长一天，也就是A+2日晚上关帖。例外的，第一天讨论日不因周末而延长。")
+    change_cutoff = Quota(60, "白天结束前一个小时不得改票，时间以论坛发帖时间为准。")
+    speed_up_voids_changes = "进程加速后不允许改票，所有改票作废，但加速前的改票视为有效。"
+    potion_slot = "女巫"
     skills = {
         s.name: s
         for s in (
@@ -331,6 +333,21 @@ class R146(Ruleset):
             Skill("殉职", "decision", hand_over, aliases=("移交", "警徽")),
             Skill("任命", "decision", appoint, aliases=("执警",)),
             Skill("装傻", "decision", play_dumb, takes_target=False),
+            # the draws (rulesets/r146/draws.py)
+            Skill(draws.SHERIFF_DRAW, "decision", draws.choose, aliases=("抽大新月",), usage="决策 牌号"),
+            Skill(draws.DEPUTY_DRAW, "decision", draws.choose, aliases=("抽小新月",), usage="辅策 牌号"),
+            Skill(draws.REDRAW, "night", draws.redraw, holders=("吉普赛人",), takes_target=False),
+            # the events' own (rulesets/r146/moons.py)
+            Skill(moons.FURY, "decision", moons.fury_shot, aliases=("愤怒",)),
+            Skill(moons.BIRTHDAY, "day", moons.start_birthday, aliases=("生日",), team=True, takes_target=False),
+            Skill(moons.LEADER, "day", moons.elect_leader, aliases=("首领",), team=True),
+            Skill(moons.HUNT, "night", moons.hunt, holders=(moons.LEADER,)),
+            Skill("报复", "decision", moons.revenge),
+            Skill("担保", "day", moons.vouch),
+            Skill(moons.PRIVATE_BALLOT, "day", moons.private_ballot, with_text=True, usage="投票 角色 理由"),
+            Skill(moons.MEDIUM, "night", moons.medium, holders=("招魂术",)),
+            Skill(moons.DIGITS, "decision", moons.digit, aliases=("UFO",), usage="数字 0-99之间的整数"),
+            Skill(moons.TRIAL, "decision", moons.pair, aliases=("鸳鸯",), targets=2),
         )
     }
 
@@ -348,75 +365,91 @@ class R146(Ruleset):
         # game's seed (the post names no time limit).
         for cupid in g.state.with_role("丘比特"):
             if "丘比特之箭" not in cupid.used:
-                pair = g.state.rng.sample([p.name for p in g.state.alive()], 2)
-                arrow(g, cupid, pair)
-                g.tell(f"player:{cupid.name}", "你没有在游戏开始前发动<丘比特之箭>，它是强制技，已随机选择情侣。")
-                g.tell("director", f"{g.label(cupid)} 未选择情侣，已随机选择 " + "、".join(pair))
+                pair = _random_arrow(g, cupid)
+                g.tell(f"player:{cupid.name}", f"你没有在游戏开始前发动<丘比特之箭>。它是强制技，已随机选择 {labels(g, pair)} 成为情侣。")
+                g.tell("director", f"{g.label(cupid)} 未选择情侣，已随机选择 {labels(g, pair)}")
         _form_couple(g)
         for team, members in g.state.teams.items():
             g.set_team(team, members)
 
     # --- the night ------------------------------------------------------------------------------------
-    def _pack_alive(self, g: Game) -> list[str]:
-        return [n for n in g.state.teams[PACK] if g.state.player(n).alive]
+    def _pack_killers(self, g: Game) -> list[str]:
+        """The living members of the 狼群 who hold the pack's <杀人> tonight."""
+        return [p.name for p in pack_alive(g) if "杀人" not in p.lost and not g.suspended(p, "杀人")]
 
     def awaiting(self, g: Game) -> list[tuple[str, str]]:
-        """The open decisions, in the post's night order (2)–(6); 吉普赛人 (7) acts only with the new moons."""
+        """The open decisions, in the post's night order (2)–(7), with what tonight's events add."""
         s = g.state
         out: list[tuple[str, str]] = []
 
-        def ask(p: Player | None, slot: str, holds: bool = True) -> None:
-            if p and holds and not g.decided(p.name, slot):
+        def ask(p: Player | None, slot: str) -> None:
+            if usable(g, p, slot) and not g.decided(p.name, slot):
                 out.append((p.name, slot))
 
-        doctor = living_with_role(g, "医生")
-        ask(doctor, "救治", bool(doctor and "救治" not in doctor.lost))
-        if self._pack_alive(g) and WOLVES not in s.lost and not g.decided(PACK, "杀人"):
+        ask(living_with_role(g, "医生"), "救治")
+        if self._pack_killers(g) and WOLVES not in s.lost and not g.decided(PACK, "杀人"):
             out.append((PACK, "杀人"))
         king = living_with_role(g, "狼王")
-        ask(king, "冲锋", bool(king and _may_charge(g, king)))
+        if king and _may_charge(g, king):
+            ask(king, "冲锋")
         if _couple_may_kill(g) and not g.decided(COUPLE, "杀人"):
             out.append((COUPLE, "杀人"))
         witch = living_with_role(g, "女巫")
-        ask(witch, "女巫", bool(witch and not {"救药", "毒药"} <= witch.used | witch.lost))
-        seer = living_with_role(g, "预言家")
-        ask(seer, "预言", bool(seer and "预言" not in seer.lost))
-        return out
+        if (witch and not g.suspended(witch, "救药") and not {"救药", "毒药"} <= witch.used | witch.lost
+                and not g.decided(witch.name, "女巫")):
+            out.append((witch.name, "女巫"))
+        ask(living_with_role(g, "预言家"), "预言")
+        return out + moons.night_slots(g) + draws.slots(g)
+
+    def pass_night(self, g: Game, who: str, slot: str) -> None:
+        g.mark_done(who, slot)
+        if slot == draws.SHERIFF_DRAW and g.pending_for(who, slot):
+            # the sheriff lets his draw go: "视为放弃技能，由导演随机新月"
+            g.settle(g.pending_for(who, slot))
+            draws.expire(g, g.state.player(who))
 
     def begin_night(self, g: Game) -> None:
         n = g.night.number
         g.state.carry["widow_knife"] = _black(g) and WOLVES in g.state.lost
+        moons.tonight(g)
         asks = {
             "救治": "你可以<救治>一名角色（发送“救治 座位号”）",
             "冲锋": "你可以<冲锋>指杀一名角色（发送“冲锋 座位号”）",
             "预言": "你可以<预言>一名角色（发送“预言 座位号”）",
+            moons.HUNT: "你可以<捕猎>指杀一名角色（限一次，发送“捕猎 座位号”）",
+            moons.MEDIUM: "你可以<灵媒>选择一名角色（发送“灵媒 座位号”）：如果当晚这名角色因指杀而出局，他依然可以参与下一个游戏日的讨论",
         }
         for who, slot in self.awaiting(g):
             key = g.night_key(who, slot)
             if who in (PACK, COUPLE):
-                members = self._pack_alive(g) if who == PACK else [p.name for p in _lovers(g) if p.alive]
+                members = self._pack_killers(g) if who == PACK else [p.name for p in lovers(g) if p.alive]
                 g.start_deadline(key, members, slot, "night")
                 g.tell(f"team:{who}", f"第{n}夜：{who}可以<杀人>：发送“杀人 座位号”（全队放弃发送“杀人 空”），关门后1小时内有效。")
             elif slot == "女巫" and "通灵" not in g.state.player(who).lost:
                 # "女巫<通灵>……收到反馈后半小时": her time starts with the feedback
                 g.tell(f"player:{who}", f"第{n}夜：所有指杀提交后你会收到<通灵>反馈，之后30分钟内决定：救药 座位号 / 毒药 座位号 / 放弃。")
+            elif slot in (draws.SHERIFF_DRAW, draws.REDRAW):
+                continue  # the draw's limit runs from 关门; the gypsy's starts with her <窥月>
             else:
                 g.start_deadline(key, [who], slot, "night")
+                if slot in g.night.granted.get(who, ()):
+                    continue  # 神经错乱 told him what he can do tonight
                 text = asks.get(slot, "你可以使用<毒药>（发送“毒药 座位号”）")
                 g.tell(f"player:{who}", f"第{n}夜：{text}，关门后1小时内有效；不发动请发送“放弃”。")
+        draws.peek(g)
 
     def route_feedback(self, g: Game) -> None:
         if g.night.resolved:
             return
         witch = living_with_role(g, "女巫")
         waiting = {(who, slot) for who, slot in self.awaiting(g)}
-        attacks_in = not any(slot in ("杀人", "冲锋") for _, slot in waiting)
+        attacks_in = not any(slot in ("杀人", "冲锋", moons.HUNT) for _, slot in waiting)
         # 通灵<强制>: "游戏日夜晚，反馈被指杀的角色。" "如果当晚一名角色被多次指杀，女巫的通灵只能收到一次反馈。"
-        # — once every 指杀 of the night is in (the pack's, the 狼王's 冲锋, the black lovers').
-        if witch and "通灵" not in witch.lost and not g.feedback_given(witch.name, "通灵") and attacks_in:
+        # — once every 指杀 of the night is in (the pack's, the 狼王's 冲锋, the black lovers', and an event's).
+        if witch and usable(g, witch, "通灵") and not g.feedback_given(witch.name, "通灵") and attacks_in:
             seat = {p.name: p.seat for p in g.state.players}
             attacked = sorted({g.night.actions[k][1] for k in ATTACKS if k in g.night.actions}, key=seat.get)
-            g.give_feedback(witch, "通灵", None, attacked, "通灵：今晚被指杀的角色是 " + ("、".join(attacked) or "无人") + "。")
+            g.give_feedback(witch, "通灵", None, attacked, skills.sensed(g, attacked, "指杀"))
             if (witch.name, "女巫") in waiting:
                 g.tell(f"player:{witch.name}", "请在30分钟内决定：救药 座位号 / 毒药 座位号 / 放弃。")
                 g.start_deadline(g.night_key(witch.name, "女巫"), [witch.name], "女巫", "feedback")
@@ -454,13 +487,99 @@ class R146(Ruleset):
         return out
 
     # --- the day ----------------------------------------------------------------------------------------
+    def morning(self, g: Game, night_deaths: list[str]) -> None:
+        # "每个游戏日白天开始时，都会公示前一天因投票出局角色名单、夜晚出局角色名单、当日警长" — and the day's new moon
+        # ("自第二个讨论日开始") with what the events standing publish
+        event = draws.today(g)
+        extra, lines = moons.morning(g)
+        if event:
+            lines = [f"今日{'大' if event.big else '小'}新月：【{event.name}】（有效期：{event.lasts}）\n{event.text}", *lines]
+        g.announce(night_deaths, extra, lines)
+
     def begin_day(self, g: Game) -> None:
-        # 装傻: "发动此技能后，白痴不能成为投票对象，不能参与投票"
         day = g.state.day
+        # 装傻: "发动此技能后，白痴不能成为投票对象，不能参与投票"
         for idiot in g.state.with_role("白痴"):
-            if _fooled(idiot) and idiot.alive:
+            if fooled(idiot) and idiot.alive:
                 day.may_not_vote[idiot.name] = "白痴已发动<装傻>"
                 day.may_not_be_voted[idiot.name] = "白痴已发动<装傻>"
+        event = moons.BY_NAME.get(day.moon)
+        if event and event.begins:
+            event.begins(g)
+
+    def closing(self, g: Game) -> None:
+        moons.count_private(g)
+        moons.guarantee_closes(g)
+        draws.ask(g)  # a day that ends without its vote counted: the draw is asked at 关门
+        moons.closing(g)
+
+    def counted(self, g: Game, kind: str, ballots: list, result: str | None) -> None:
+        moons.publish_private(g, kind, ballots)
+        moons.second_round(g, kind, result)
+        day = g.state.day
+        if kind == "exile" and day.counted.count("exile") >= day.rounds.get("exile", 1):
+            self.vote_over(g)
+
+    def vote_over(self, g: Game) -> None:
+        """The day's vote is over: "在单数日投票结束时，警长需要……选择下一次大新月事件" (辅策 likewise)."""
+        draws.ask(g)
+
+    def vote_weight(self, g: Game, voter: str, kind: str) -> Fraction:
+        return super().vote_weight(g, voter, kind) + moons.ransom(g, voter)
+
+    def officers(self, g: Game) -> list[tuple[str, str | None]]:
+        # 执警: "当选警长的角色需要立即在投票贴内任命一个执警"
+        return super().officers(g) + [("执警", g.state.carry.get("deputy"))]
+
+    def count_notes(self, g: Game, kind: str, ballots: list) -> list[tuple[str, bool]]:
+        # 绑票 is public with the birthday's list; 统领's mark is "暗记": the director's only
+        notes = super().count_notes(g, kind, ballots)
+        notes += [(f"{g.label(g.state.player(v))} <绑票>：投票多计一票", True) for v, _, _ in ballots if moons.ransom(g, v)]
+        if kind == "exile":
+            notes += [(f"暗记：{g.label(g.state.player(n))} <统领>减少两票", False) for n in moons.command(g)]
+        return notes
+
+    def no_vote_card(self, g: Game) -> str | None:
+        # ★ "本场版杀修改了传统规则中关于发言和投票数量不足的判罚规则": "3、加速前的讨论日不投票者，判两张蓝牌 4、加速后（包括强制
+        # 加速）的讨论日不投票者，判一张蓝牌" — in place of 投票规则's "没有投票（或弃票）的玩家将记作一张黄牌"
+        if g.state.carry.get("sped_up"):
+            return "加速后（包括强制加速）的讨论日不投票者，判一张蓝牌"
+        return "加速前的讨论日不投票者，判两张蓝牌"
+
+    def exile_bonus(self, g: Game) -> dict[str, Fraction]:
+        return moons.command(g)
+
+    def public_counts(self, g: Game, kind: str, counts: dict[str, Fraction]) -> dict[str, Fraction]:
+        return moons.unmarked(g, counts)
+
+    def target_problem(self, g: Game, target: Player, skill: str) -> str | None:
+        return moons.birthday_immune(g, target)
+
+    def instead(self, g: Game, p: Player, cause: str) -> tuple[Player, str] | None:
+        return moons.stand_in(g, p, cause)
+
+    def settled(self, g: Game) -> None:
+        moons.funerals(g)
+
+    def timeout(self, g: Game, key: str) -> list[str]:
+        return moons.timeout(g, key)
+
+    def fix_moon(self, g: Game, event: str, start: str | None, drawn: bool) -> None:
+        draws.fix(g, event, start, drawn)
+
+    def breach(self, g: Game, p: Player) -> None:
+        moons.breach(g, p)
+
+    def day_options(self, g: Game, name: str) -> list[str]:
+        return moons.day_options(g, name)
+
+    def speech_window(self, g: Game) -> tuple[str, int] | None:
+        return moons.speech_window(g)
+
+    def configure(self, options: dict) -> dict:
+        if unknown := set(options) - {"moons"}:
+            raise ValueError("本局规则没有这些设置：" + "、".join(sorted(unknown)))
+        return {"moons": draws.configure(options.get("moons"))}
 
     def tie_rule(self, g: Game, kind: str) -> votes.TieRule:
         if kind == "election":
@@ -469,11 +588,10 @@ class R146(Ruleset):
         sheriff = g.state.sheriff
 
         def sheriffs_choice(counts, ballots, top):
-            # "平票时警长投票的角色出局，警长未投票则无人出局。" Read as: of the tied, the one the sheriff voted
-            # for. His 2.5 votes leave his candidate at a half count no whole-vote rival can equal, so he is
-            # never among the tied and a tie sends nobody out.
-            chosen = next((t for voter, t, _ in ballots if voter == sheriff), None)
-            return chosen if chosen in top else None
+            # "平票时警长投票的角色出局，警长未投票则无人出局。" As written: on a tie for the top count the
+            # player the sheriff voted for goes out, among the tied or not (his 2.5 leave his candidate on a
+            # half count no whole-vote rival equals); a sheriff who did not vote, or abstained, sends nobody.
+            return next((t for voter, t, _ in ballots if voter == sheriff), None)
 
         return sheriffs_choice
 
@@ -499,6 +617,7 @@ class R146(Ruleset):
         if elected:
             # 任命<强制>: "当选警长的角色需要立即在投票贴内任命一个执警"
             self.ask(g, "任命", g.state.player(elected))
+        self.vote_over(g)
 
     def exile(self, g: Game, p: Player) -> None:
         # 装傻: "当白痴因投票而即将出局时，可以避免出局" — he is asked first and stays until he answers.
@@ -511,23 +630,22 @@ class R146(Ruleset):
     # --- deaths -----------------------------------------------------------------------------------------
     def after_death(self, g: Game, p: Player, cause: str) -> None:
         s = g.state
-        if p.name in s.teams[PACK] and cause != "红牌":
-            for king in s.with_role("狼王"):
-                if "冲锋" not in king.lost:
-                    king.lost.add("冲锋")
-                    if king.alive:
-                        g.tell(f"player:{king.name}", "狼群内有角色出局，你失去了<冲锋>。")
+        if cause != "红牌":
+            skills.charge_lost(g, p, PACK, "狼王")
         if p.role == "长老" and cause in ELDER_CURSES:
+            s.carry["elder_cursed"] = True
+            curse = s.carry["curse"] = {}  # what it took, for a red card that turns out to have come first
             for q in s.players:
-                for skill in ELDER_BOUND.get(q.role, ()):
-                    q.lost.add(skill)
+                curse[q.name] = [k for k in ELDER_BOUND.get(q.role, ()) if k not in q.lost]
+                q.lost.update(curse[q.name])
             g.tell("director", "长老因" + cause + "出局：女巫、预言家、猎人、医生、吉普赛人失去技能")
             for q in s.players:
                 if q.role in ELDER_BOUND and q.alive:
                     g.when_public("失去技能", q)
         partner = s.player(p.marks["情侣"]) if "情侣" in p.marks else None
-        if partner and partner.alive:
-            # 殉情<强制>: "情侣中若有一人出局，另一人立即出局。" — a red card too ("但情侣会触发<殉情>").
+        # 殉情<强制>: "情侣中若有一人出局，另一人立即出局。" — a red card too ("但情侣会触发<殉情>"); 神秘的UFO: "如果出局的
+        # 玩家是情侣之一，另一名情侣无须殉情"
+        if partner and partner.alive and cause != moons.UFO:
             g.kill(partner, "殉情")
         if cause == "红牌":
             handing = g.pending_for(p.name, "殉职")  # the idiot's hand-over after <装傻>
@@ -539,19 +657,21 @@ class R146(Ruleset):
                 s.carry["reappoint"] = True
                 self._random_sheriff(g, f"{g.label(p)} 被红牌罚下")
         else:
-            if p.role == "猎人" and "最后一枪" not in p.lost:
-                # "如果在此流程中，猎人一旦出局，猎人需立即决定<最后一枪>，被枪杀的角色立即在猎人出局之后出局。"
-                if g.phase == "night":
-                    g.ask(p, "最后一枪", "你已出局：可以<最后一枪>，发送“最后一枪 座位号”使一名其他角色立即出局，或“放弃”（30分钟内有效）。", "feedback")
-                    g.pending_for(p.name, "最后一枪").holds_night = True
-                else:
-                    g.ask(p, "最后一枪", "你已出局：可以<最后一枪>，发送“最后一枪 座位号”使一名其他角色立即出局，或“放弃”（关门后30分钟内有效）。", "day")
+            # (神经错乱 takes the hunter's <最后一枪> for its night: "失去<最后一枪>，并获得<杀人>")
+            if p.role == "猎人" and "最后一枪" not in p.lost and not g.suspended(p, "最后一枪"):
+                ask_shot(g, p, "最后一枪")
             if s.carry.get("badge_of") == p.name:
                 del s.carry["badge_of"]
                 s.carry["reappoint"] = True
                 g.when_public("殉职", p)
-        for left in ("任命", "装傻"):
-            # the badge's next holder appoints; an idiot out before answering has nothing left to avoid
+        moons.after_death(g, p, cause)
+        if cause == "红牌":
+            for draw in (draws.SHERIFF_DRAW, draws.DEPUTY_DRAW):
+                if g.pending_for(p.name, draw):  # sent off, he draws no more: "由导演随机新月"
+                    g.settle(g.pending_for(p.name, draw))
+                    draws.director_draws(g, f"{g.label(p)} 被红牌罚下")
+        for left in ("任命", "装傻", moons.TRIAL):
+            # the badge's next holder appoints; an idiot out before answering has nothing left to avoid or choose
             if g.pending_for(p.name, left):
                 g.settle(g.pending_for(p.name, left))
         if s.carry.get("deputy") == p.name:
@@ -559,6 +679,27 @@ class R146(Ruleset):
             del s.carry["deputy"]
             if s.sheriff:
                 g.when_public("任命", s.player(s.sheriff))
+
+    def red_card_instead(self, g: Game, p: Player, cancelled: list[str]) -> list[str]:
+        # "红牌罚下出局的角色没有遗言权利，不能发动以下技能：长老<长寿之命>、猎人<最后一枪>、警长<殉职>。但情侣会触发
+        # <殉情>。红牌罚下的警长警徽随机移交。" A 殉情 stands; so does a shot already fired.
+        s = g.state
+        # a 狼王 made 狼族首领 lost <冲锋> by the event ("首领失去原有技能"), whatever the pack's deaths
+        changes = skills.charge_back(g, p, PACK, [k for k in s.with_role("狼王") if k is not moons.leader(g)])
+        if p.role == "长老" and "curse" in s.carry:
+            # 长寿之命: "当长老因投票……而出局后" — he did not go out by the vote.
+            s.carry.pop("elder_cursed", None)
+            for name, taken in s.carry.pop("curse").items():
+                q = s.player(name)
+                q.lost.difference_update(taken)
+                if taken and q.alive:
+                    g.tell(f"player:{name}", "长老改为红牌罚下出局，<长寿之命>不生效：你的技能恢复。")
+            changes.append("<长寿之命>不生效：女巫、预言家、猎人、医生、吉普赛人的技能恢复")
+        if "殉职" in cancelled or s.carry.get("badge_after_shot") == p.name:
+            s.carry.pop("badge_after_shot", None)
+            self._random_sheriff(g, f"{g.label(p)} 被红牌罚下")
+            changes.append(f"警徽随机移交给 {g.label(s.player(s.sheriff))}" if s.sheriff else "没有可以继任警长的角色")
+        return changes
 
     def public(self, g: Game, what: str, p: Player) -> None:
         # what a death brings, once it is public (Game.when_public): at once by day, at 开门 after a night
@@ -574,7 +715,7 @@ class R146(Ruleset):
         if g.pending_for(p.name, skill):
             return
         if skill == "殉职":
-            if g.pending_for(p.name, "最后一枪"):
+            if g.pending_for(p.name, "最后一枪") or g.pending_for(p.name, "报复"):
                 g.state.carry["badge_after_shot"] = p.name
                 return
             g.ask(p, "殉职", "你已出局，须<殉职>：发送“殉职 座位号”选择一名未出局的角色继任警长（关门后30分钟内，否则随机移交）。", "badge")
@@ -583,12 +724,16 @@ class R146(Ruleset):
 
     def _random_sheriff(self, g: Game, why: str) -> None:
         # "警长随机移交给在场的一名未出局角色" — never the idiot after <装傻> ("不能继任警长").
-        if skills.random_sheriff(g, why, [p for p in g.state.alive() if not _fooled(p)]):
+        if skills.random_sheriff(g, why, [p for p in g.state.alive() if not fooled(p)]):
             _new_sheriff(g)
 
     def expire(self, g: Game, pending: Pending) -> None:
         who = g.state.player(pending.who)
-        if pending.skill == "殉职":
+        if moons.expire(g, pending):
+            return
+        if pending.skill in (draws.SHERIFF_DRAW, draws.DEPUTY_DRAW):
+            draws.expire(g, who)
+        elif pending.skill == "殉职":
             self._random_sheriff(g, f"{g.label(who)} 未移交警徽")
         elif pending.skill == "任命":
             choices = [p for p in g.state.alive() if p.name != pending.who]
@@ -611,12 +756,13 @@ class R146(Ruleset):
                 self._random_sheriff(g, f"{g.label(who)} 未移交警徽")
         else:
             g.tell("director", f"{who.name} 未在时限内发动<{pending.skill}>，视为放弃")
-            _after_shot(g, who)
+            after_shot(g, who)
 
     def has_last_words(self, g: Game, p: Player, cause: str) -> bool:
         # 遗言: "遗言数量等于狼人的数量，靠前出局且可以留下遗言的角色会收到可以留下遗言的通知。放弃遗言不会使留遗言的权利
         # 留给以后出局的角色。" The wolves are the line-up's 狼王 and 5 狼人: six. "红牌罚下出局的角色没有遗言权利"
-        return cause != "红牌" and len(g.state.last_words) < LAST_WORDS
+        # 神秘的UFO: "出局的玩家将没有遗言，也不占用遗言次数。"
+        return cause not in ("红牌", moons.UFO) and len(g.state.last_words) < LAST_WORDS
 
     # --- win and loss -----------------------------------------------------------------------------------
     def check_end(self, g: Game) -> None:

@@ -1,0 +1,95 @@
+"""[146] What every part of the post speaks of: its factions and groups, the lovers, the idiot who played
+dumb, and whether a player may still use a skill."""
+from __future__ import annotations
+
+from engine.errors import Rejected
+from engine.game import Game
+from engine.state import Player
+from engine.typed import number as read_number
+
+WOLVES, VILLAGE, BLACK = "狼人阵营", "村民阵营", "黑情侣阵营"
+PACK, COUPLE, SISTERS = "狼群", "情侣群", "姐妹群"
+# 村民阵营 负 1: "村民阵营的预言家、女巫、医生、长老、吉普赛人出局"; 负 2: "村民阵营的村民和两姐妹全部出局"
+SPECIALS = ("预言家", "女巫", "医生", "长老", "吉普赛人")
+COMMONS = ("村民", "两姐妹")
+
+
+def lovers(g: Game) -> list[Player]:
+    return [g.state.player(n) for n in g.state.carry.get("lovers", [])]
+
+
+def fooled(p: Player) -> bool:
+    """The idiot who stayed by <装傻>: "不能成为投票对象，不能参与投票，不能继任警长"."""
+    return p.role == "白痴" and "装傻" in p.used
+
+
+def still_has(actor: Player, skill: str) -> None:
+    if skill in actor.lost:
+        raise Rejected(f"{actor.name} 已经失去了<{skill}>")
+
+
+def usable(g: Game, p: Player | None, skill: str) -> bool:
+    """`p` is alive and may use `skill` tonight: neither lost for good nor taken for the phase."""
+    return p is not None and p.alive and skill not in p.lost and skill not in p.used and not g.suspended(p, skill)
+
+
+def pack_alive(g: Game) -> list[Player]:
+    """The living members of the 狼群, in seat order."""
+    return [p for p in g.state.players if p.name in g.state.teams.get(PACK, []) and p.alive]
+
+
+def labels(g: Game, players: list[Player]) -> str:
+    return "、".join(g.label(p) for p in players)
+
+
+def number(target, low: int, high: int, word: str) -> int:
+    """A whole number the player sends (a card, 神秘的UFO's number), from `low` to `high`."""
+    value = read_number(str(target) if target is not None else "", 6)
+    if value is None or not low <= value <= high:
+        raise Rejected(f"<{word}>须为 {low}–{high} 之间的整数：请发送“{word} {low}”到“{word} {high}”之间的一个")
+    return value
+
+
+# --- a shot when one goes out: the hunter's <最后一枪>, the wolf leader's <报复> --------------------------
+def ask_shot(g: Game, p: Player, skill: str) -> None:
+    """Ask `p`, just out, for his shot. "如果在此流程中，猎人一旦出局，猎人需立即决定<最后一枪>，被枪杀的角色立即在猎人
+    出局之后出局": in a night's settlement the rest of it waits for him ("收到反馈后半小时"); by day his limit is
+    30 minutes after 关门, as the post gives it for one voted out."""
+    send = f"发送“{skill} 座位号”使一名其他角色立即出局，或“放弃”"
+    if g.phase == "night":
+        g.ask(p, skill, f"你已出局：可以<{skill}>，{send}（30分钟内有效）。", "feedback")
+        g.pending_for(p.name, skill).holds_night = True
+    else:
+        g.ask(p, skill, f"你已出局：可以<{skill}>，{send}（关门后30分钟内有效）。", "day")
+
+
+def shot(g: Game, actor: Player, target, skill: str) -> None:
+    """<最后一枪> or <报复>: "选择一名其他角色，对其开枪（报复）。该角色立即出局。" (cause: the skill)."""
+    pending = g.pending_for(actor.name, skill)
+    if target is None:
+        g.settle(pending)
+        g.tell(f"player:{actor.name}", f"已收到：放弃<{skill}>。")
+    else:
+        t = g.find(target)
+        if t.name == actor.name:
+            raise Rejected(f"<{skill}>须选择一名其他角色")
+        # "已经公示的出局角色……不允许被选为技能或投票的目标": one who went out in this night's settlement
+        # and is not yet announced may be named; the shot is spent on him, and he learns nothing
+        if t.alive or not (g.phase == "night" and t.name in g.night.deaths):
+            t = g.living_target(target, skill)
+        g.settle(pending)
+        g.tell(f"player:{actor.name}", f"已收到：{skill} {g.label(t)}。")
+        g.kill(t, skill)
+        # A shot that holds the night's settlement joins the night's list, published at 开门; any other is
+        # published at once: "投票结束后，因投票而触发的……猎人<最后一枪>、以及被枪杀的角色立即公示" — even when a
+        # hunter voted out answers after 关门, within his 30 minutes.
+        if not pending.holds_night:
+            g.publish_deaths([t.name], skill)
+    after_shot(g, actor)
+
+
+def after_shot(g: Game, p: Player) -> None:
+    # "猎人警长并非因红牌罚下而出局后，依次发动<最后一枪>、<殉职>" — a wolf leader who held the badge, likewise.
+    if g.state.carry.get("badge_after_shot") == p.name and g.phase != "over":
+        del g.state.carry["badge_after_shot"]
+        g.when_public("殉职", p)
