@@ -28,7 +28,7 @@ from .events import (
 from .ruleset import Ruleset
 from .state import Day, GameState, Night, Pending, Phase, Player, SeededRandom, begin
 from .typed import number, quoted
-from .votes import count, written
+from .votes import ONE, ZERO, count, written
 
 PASS = "放弃"
 LAST_WORDS = "遗言"
@@ -121,7 +121,7 @@ class Game:
     def holds(self, p: Player, skill: str, holders: tuple[str, ...]) -> bool:
         """Whether `p` has `skill`: by identity, or given to him for the game or for this phase."""
         record = self._phase_record()
-        given = record.granted.get(p.name, set()) if record else set()
+        given = record.granted.get(p.name, ()) if record else ()
         return p.role in holders or skill in p.granted or skill in given
 
     def suspended(self, p: Player, skill: str) -> bool:
@@ -132,7 +132,8 @@ class Game:
 
     def _phase_record(self) -> Phase | None:
         """The running night or day (None before the first phase)."""
-        return {"night": self.state.night, "day": self.state.day}.get(self.phase)
+        s = self.state
+        return s.night if s.phase == "night" else s.day if s.phase == "day" else None
 
     @property
     def phase(self) -> str:
@@ -886,13 +887,13 @@ class _Ballots:
             lines.append("计票说明：" + "；".join(notes))
         return "\n".join(lines)
 
-    def _notes(self, voter: str, weight: Fraction = Fraction(1)) -> str:
+    def _notes(self, voter: str, weight: Fraction = ONE) -> str:
         """What a ballot carries beyond one vote: its weight, and the 改票 it was."""
         notes = ([f"{written(weight)}票"] if weight != 1 else []) + ([f"改票，原投 {self.label(self.first[voter])}"] if voter in self.first else [])
         return f"（{'，'.join(notes)}）" if notes else ""
 
     def _result(self, counts: dict[str, Fraction], result: str | None) -> str:
-        best = max(counts.values(), default=Fraction(0))
+        best = max(counts.values(), default=ZERO)
         top = [n for n, v in counts.items() if v == best and v > 0]
         tied = f"平票（{'、'.join(self.label(n) for n in top)} 各{written(best)}票），" if len(top) > 1 else ""
         if self.kind == "election":

@@ -239,7 +239,7 @@ class Ruleset:
 
     def vote_weight(self, g: "Game", voter: str, kind: str) -> Fraction:
         """What one ballot of `voter` counts (the sheriff's: the post's weight)."""
-        return self.sheriff_weight if g.state.sheriff == voter else Fraction(1)
+        return self.sheriff_weight if g.state.sheriff == voter else votes.ONE
 
     def public_counts(self, g: "Game", kind: str, counts: dict[str, Fraction]) -> dict[str, Fraction]:
         """The counts as the thread is told them (a mark the director keeps secret left out)."""

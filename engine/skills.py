@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
 
 def living_with_role(g: "Game", role: str) -> "Player | None":
-    return next((p for p in g.state.with_role(role) if p.alive), None)
+    return next((p for p in g.state.players if p.role == role and p.alive), None)
 
 
 def once_tonight(g: "Game", skill: str, who: str, slot: str | None = None) -> None:

@@ -369,7 +369,7 @@ class Day(Phase):
     only_for: dict[str, frozenset[str]] = field(default_factory=RecordedDict)
     vote_held: str | None = None  # why today's vote may not be counted now (an event runs the day otherwise)
     private_votes: bool = False  # the ballots are sent to the director privately, not posted in the thread
-    private_ballots: dict[str, tuple[str, str]] = field(default_factory=dict)  # voter -> (target, reason), as sent
+    private_ballots: dict[str, tuple[str, str]] = field(default_factory=RecordedDict)  # voter -> (target, reason), as sent
     moon: str | None = None  # the new-moon event announced today
 
 
@@ -413,11 +413,13 @@ class GameState(Recorded):
     options: dict[str, Any] = field(default_factory=dict)  # how this game is configured (146: its new moons)
     moons: list[dict] = field(default_factory=list)  # every announced new-moon event, in order
 
+    def __post_init__(self) -> None:
+        # looked up on nearly every command; the roster never changes once dealt, so an index of it
+        # is kept beside the fields (not one of them: equality and the record ignore it)
+        _set_field(self, "_by_name", {p.name: p for p in self.players})
+
     def player(self, name: str) -> Player | None:
-        for p in self.players:
-            if p.name == name:
-                return p
-        return None
+        return self._by_name.get(name)
 
     def alive(self) -> list[Player]:
         return [p for p in self.players if p.alive]

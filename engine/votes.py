@@ -4,6 +4,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Callable
 
+ZERO, ONE = Fraction(0), Fraction(1)
+
 # Given the counts and the ballots in posting order, pick the result among the top candidates.
 TieRule = Callable[[dict[str, Fraction], list[tuple[str, str, Fraction]], list[str]], str | None]
 
@@ -23,7 +25,7 @@ def first_to_reach(counts, ballots, top):
     best = max(counts.values())
     running: dict[str, Fraction] = {}
     for _, target, weight in ballots:
-        running[target] = running.get(target, Fraction(0)) + weight
+        running[target] = running.get(target, ZERO) + weight
         if target in top and running[target] >= best:
             return target
     return None
@@ -34,9 +36,9 @@ def count(ballots: list[tuple[str, str, Fraction]], bonus: dict[str, Fraction], 
     counts: dict[str, Fraction] = {}
     for _, target, weight in ballots:
         if target != "弃权":
-            counts[target] = counts.get(target, Fraction(0)) + weight
+            counts[target] = counts.get(target, ZERO) + weight
     for target, extra in bonus.items():
-        counts[target] = counts.get(target, Fraction(0)) + extra
+        counts[target] = counts.get(target, ZERO) + extra
     if not counts:
         return counts, None
     best = max(counts.values())

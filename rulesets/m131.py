@@ -248,7 +248,7 @@ class M131(Ruleset):
 
     # --- the night -------------------------------------------------------------------------------------
     def _pack_alive(self, g: Game) -> list[Player]:
-        return [g.state.player(n) for n in g.state.teams[PACK] if g.state.player(n).alive]
+        return [p for p in map(g.state.player, g.state.teams[PACK]) if p.alive]
 
     def begin_night(self, g: Game) -> None:
         s = g.state
@@ -517,12 +517,15 @@ class M131(Ruleset):
         if VILLAGE in s.lost:
             return g.win(WOLVES)
 
-        def votes(p: Player) -> Fraction:
-            return self.sheriff_weight if s.sheriff == p.name else Fraction(1)
-
+        # every living player holds one vote, the sheriff his 1.5 (counted once: win checks run often)
         alive = s.alive()
-        wolf_votes = sum((votes(p) for p in alive if p.faction == WOLVES), Fraction(0))
-        total = sum((votes(p) for p in alive), Fraction(0))
+        wolf_votes = Fraction(sum(p.faction == WOLVES for p in alive))
+        total = Fraction(len(alive))
+        sheriff = s.player(s.sheriff) if s.sheriff else None
+        if sheriff is not None and sheriff.alive:
+            total += self.sheriff_weight - 1
+            if sheriff.faction == WOLVES:
+                wolf_votes += self.sheriff_weight - 1
         # 狼人阵营 胜: "狼人阵营持有的票数占总票数的一半或一半以上。"
         wolves_win = total > 0 and wolf_votes * 2 >= total
         # 村民阵营 负: "预言家、女巫、乌鸦、锈盾守卫出局" / "全部村民出局"

@@ -35,7 +35,8 @@ def usable(g: Game, p: Player | None, skill: str) -> bool:
 
 def pack_alive(g: Game) -> list[Player]:
     """The living members of the 狼群, in seat order."""
-    return [p for p in g.state.players if p.name in g.state.teams.get(PACK, []) and p.alive]
+    pack = set(g.state.teams.get(PACK, ()))
+    return [p for p in g.state.players if p.alive and p.name in pack]
 
 
 def labels(g: Game, players: list[Player]) -> str:

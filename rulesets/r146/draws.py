@@ -134,8 +134,8 @@ def may_redraw(g: Game) -> bool:
     """Tonight the gypsy may still redraw the big event the sheriff's draw gives tomorrow."""
     d = pending_draw(g)
     gypsy = _gypsy(g)
-    return (g.phase == "night" and not g.night.resolved and d is not None and d["big"] and len(deck(g, True)) > 1
-            and usable(g, gypsy, REDRAW) and not g.decided(gypsy.name, REDRAW))
+    return (g.phase == "night" and not g.night.resolved and d is not None and d["big"]
+            and usable(g, gypsy, REDRAW) and not g.decided(gypsy.name, REDRAW) and len(deck(g, True)) > 1)
 
 
 def peek(g: Game) -> None:

@@ -860,8 +860,8 @@ def night_slots(g: Game) -> list[tuple[str, str]]:
     <捕猎>, the witch's <灵媒>), as (who, slot)."""
     out = []
     n = g.night
-    for p in g.state.alive():
-        granted = n.granted.get(p.name, set())
+    for p in g.state.alive() if n.granted else ():
+        granted = n.granted.get(p.name, ())
         if "预言" in granted and p.role != "预言家" and not g.decided(p.name, "预言"):
             out.append((p.name, "预言"))
         if "杀人" in granted and not g.decided(p.name, "杀人"):
