@@ -37,7 +37,16 @@ ABSTAIN = "弃权"
 LAST_WORDS_LIMIT = 2000  # characters: what a player can have published in the 开门 post
 SEAT_DIGITS = 3
 CARD_UPGRADE = {"蓝牌": "黄牌", "黄牌": "红牌"}
-DISCUZ = re.compile(r"\[/?(?:b|i|u|s|color|size|font|url|img|quote|code|hide|align|list|table|tr|td|float|media|audio|flash|email|backcolor|p|hr|attach|attachimg|free|index|indent|sub|sup|qq|password|\*)(?:=[^\]]*)?\]", re.I)
+# Discuz! code, by its shape rather than by a list of names: "[", an optional "/", a name, then "]" or "=".
+# Discuz!'s own codes are named by ASCII letters ([b], [url=…], [postbg], [swf], [hide], [free], [qq], [i=s],
+# [*]…) and a forum's administrator may add codes named by ASCII letters and digits (its control panel takes
+# /^[0-9a-z]+$/i), so any such name may be parsed. A custom code applies only between its opening and its
+# closing tag: a closing tag counts whatever its name ("[/3]"), an opening one when its name begins with a
+# letter. A bracket that is no tag stays as written: "[笑]" (no code is named in Chinese) and "[3]" (no
+# code opens with a digit but a custom one, which needs its "[/3]"). "[b=x" with no "]" counts too: one
+# shape that is sometimes no code costs a full-width bracket, a missed one a link. Only the "[" is looked at
+# (the rest is a lookahead), so a tag inside another's "=…" ("[font=x[i]]") is found too, in linear time.
+DISCUZ = re.compile(r"\[(?=\s*(?:/\s*\w+|[A-Za-z]\w*|\*)\s*[=\]])", re.ASCII)
 
 
 class Game:

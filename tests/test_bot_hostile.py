@@ -34,9 +34,10 @@ from bot_helpers import (
     says_with,
 )
 from engine import Ballots, CloseDay, FactionLoss, OpenDay
+from engine.game import DISCUZ
 from service import parse
 from service.models import CommandRow, GameRow, OutboxRow, PoolGroupRow, SeatRow, TeamRow
-from service.texts import TROUBLE
+from service.texts import TROUBLE, forum_safe
 
 pytestmark = pytest.mark.usefixtures("clean")
 
@@ -233,13 +234,21 @@ async def test_an_unexpected_error_in_a_director_command_is_answered(app: App, b
 
 
 # --- what reaches the forum, what a player stores, what is repeated ---------------------------------------------
-async def test_discuz_code_in_last_words_is_shown_not_applied_in_the_forum_post(app: App, banshabot):
+@pytest.mark.parametrize("words, shown", [
+    ("[url=http://evil.example]点我看真相[/url]\n[IMG]http://evil.example/a.png[/IMG] [size=7]投果果[/size]",
+     "［url=http://evil.example]点我看真相［/url]\n［IMG]http://evil.example/a.png［/IMG] ［size=7]投果果［/size]"),
+    # codes no list of names had: a forum's own ([postbg], [swf]...) or one its administrator added
+    ("[postbg]bg.jpg[/postbg][swf]http://evil.example/a.swf[/swf][hide]只有回帖可见[/hide][sell=5]付费[/sell]"
+     "[wmv]http://evil.example/v.wmv[/wmv][xyz=1,2]自定义[/xyz]",
+     "［postbg]bg.jpg［/postbg]［swf]http://evil.example/a.swf［/swf]［hide]只有回帖可见［/hide]［sell=5]付费［/sell]"
+     "［wmv]http://evil.example/v.wmv［/wmv]［xyz=1,2]自定义［/xyz]"),
+])
+async def test_discuz_code_in_last_words_is_shown_not_applied_in_the_forum_post(app: App, banshabot, words, shown):
     """遗言中禁止使用Discuz!代码: the director is told, and the 开门 post shows the code as text."""
     service = banshabot.service
     t = await running_game(service)
     await day_two(service, t)
     await director_does(service, t, Ballots("exile", (("果果", "菠萝"), ("橘子", "菠萝"), ("西瓜", "菠萝"))))
-    words = "[url=http://evil.example]点我看真相[/url]\n[IMG]http://evil.example/a.png[/IMG] [size=7]投果果[/size]"
     async with chat(app) as (ctx, bot):
         ctx.receive_event(bot, private(QQ["菠萝"], "遗言 " + words))
         says(ctx, QQ["菠萝"], "已收到遗言，将在下一个白天开始时公示。")
@@ -252,8 +261,30 @@ async def test_discuz_code_in_last_words_is_shown_not_applied_in_the_forum_post(
               if p.get("user_id") == DIRECTOR and p["text"].startswith("【开门公告")]
     post = posted[-1]  # the second morning's
     assert "[b]菠萝 的遗言：[/b]" in post  # the post's own bold stays code
-    assert ("［url=http://evil.example]点我看真相［/url]\n［IMG]http://evil.example/a.png［/IMG] ［size=7]投果果［/size]") in post
-    assert "[url" not in post and "[IMG" not in post and "[size" not in post
+    assert shown in post
+    assert not DISCUZ.search(post.partition("[b]菠萝 的遗言：[/b]")[2])  # nothing of the words is code
+
+
+@pytest.mark.parametrize("text, shown", [
+    ("[flash=400,300]http://x.example/a.swf[/flash]", "［flash=400,300]http://x.example/a.swf［/flash]"),
+    ("[media=x,500,375]http://x.example/v[/media][qq]12345[/qq][free]免费[/free]",
+     "［media=x,500,375]http://x.example/v［/media]［qq]12345［/qq]［free]免费［/free]"),
+    ("[i=s]被编辑[/i] [*]一项 [Color=Red]红[/COLOR]", "［i=s]被编辑［/i] ［*]一项 ［Color=Red]红［/COLOR]"),
+    # a tag inside another's value is a tag too: Discuz! would read [i] once [font=… is taken
+    ("[font=x[i]]斜体[/i]", "［font=x［i]]斜体［/i]"),
+    # a custom code may be named by digits, but it needs its closing tag, which is taken
+    ("[3]号是狼[/3]", "[3]号是狼［/3]"),
+    # the bot's own stand-in for a code block inside Discuz! ("[\tDISCUZ_CODE_n\t]")
+    ("[\tDISCUZ_CODE_0\t]", "［\tDISCUZ_CODE_0\t]"),
+])
+def test_every_tag_shape_discuz_could_read_is_neutralised_for_the_forum(text, shown):
+    assert forum_safe(text) == shown and DISCUZ.search(text)
+
+
+@pytest.mark.parametrize("text", ["我是[3]号，投[笑]", "[3楼]", "数组a[1]", "半个[b", "【遗言】", "[]", "[ 我 ]"])
+def test_a_bracket_that_is_no_tag_is_left_as_written_and_not_flagged(text):
+    """No Discuz! code is named in Chinese or opens with a digit, so "[笑]" and "[3]" stay as players wrote them."""
+    assert forum_safe(text) == text and not DISCUZ.search(text)
 
 
 async def test_last_words_are_capped(app: App, banshabot):
