@@ -37,16 +37,25 @@ ABSTAIN = "弃权"
 LAST_WORDS_LIMIT = 2000  # characters: what a player can have published in the 开门 post
 SEAT_DIGITS = 3
 CARD_UPGRADE = {"蓝牌": "黄牌", "黄牌": "红牌"}
-# Discuz! code, by its shape rather than by a list of names: "[", an optional "/", a name, then "]" or "=".
-# Discuz!'s own codes are named by ASCII letters ([b], [url=…], [postbg], [swf], [hide], [free], [qq], [i=s],
-# [*]…) and a forum's administrator may add codes named by ASCII letters and digits (its control panel takes
-# /^[0-9a-z]+$/i), so any such name may be parsed. A custom code applies only between its opening and its
-# closing tag: a closing tag counts whatever its name ("[/3]"), an opening one when its name begins with a
-# letter. A bracket that is no tag stays as written: "[笑]" (no code is named in Chinese) and "[3]" (no
-# code opens with a digit but a custom one, which needs its "[/3]"). "[b=x" with no "]" counts too: one
-# shape that is sometimes no code costs a full-width bracket, a missed one a link. Only the "[" is looked at
-# (the rest is a lookahead), so a tag inside another's "=…" ("[font=x[i]]") is found too, in linear time.
-DISCUZ = re.compile(r"\[(?=\s*(?:/\s*\w+|[A-Za-z]\w*|\*)\s*[=\]])", re.ASCII)
+# Discuz! code, by its shape rather than by a list of what players may write: "[", an optional "/", a name of
+# ASCII letters and digits (or "*"), then "]" or "=". Discuz! applies some of its own codes on their own
+# ([b], [color=…], [list], [*], [hr]…), every other one only between an opening and its closing tag: its
+# own ([url], [img], [postbg], [swf], [hide], [free], [qq]…) and those a forum's administrator adds, which
+# may have any such name (its control panel takes /^[0-9a-z]+$/i). So a closing tag always counts, whatever
+# its name, and so does an opening one of Discuz!'s own codes or of a name closed later in the same text.
+# Whatever else is in brackets stays as written: "[笑]", "[3]" or a thread's title "[M131]粽子" can be no
+# code without a "[/笑]", "[/3]" or "[/M131]" after it.
+DISCUZ_TAG = re.compile(r"\[\s*(/?)\s*(\w+|\*)\s*(?=[=\]])", re.ASCII)
+DISCUZ_CODES = frozenset((
+    "b i u s p hr color backcolor size font align float list * indent url email img table tr td quote code free "
+    "hide media audio flash swf postbg password attach attachimg qq sub sup index groupid").split())
+
+
+def discuz_code(text: str) -> list[int]:
+    """Where each "[" that Discuz! could read as code is, in one pass over the text."""
+    tags = list(DISCUZ_TAG.finditer(text))
+    closed = {tag[2].lower() for tag in tags if tag[1]}
+    return [tag.start() for tag in tags if tag[1] or tag[2].lower() in DISCUZ_CODES or tag[2].lower() in closed]
 
 
 class Game:
@@ -438,7 +447,7 @@ class Game:
         self.tell("director", f"{self.label(actor)} 的遗言：\n{words}")
         if today:
             self.tell("public", f"{actor.name} 的遗言：\n{words}")
-        if DISCUZ.search(words):
+        if discuz_code(words):
             self.tell("director", f"注意：{self.label(actor)} 的遗言含有Discuz!代码，规则禁止")
 
     def _surrender(self, actor: Player, answer: Any) -> None:

@@ -6,7 +6,7 @@ from datetime import datetime, tzinfo
 from zoneinfo import ZoneInfo
 
 from engine import Game
-from engine.game import DISCUZ
+from engine.game import discuz_code
 from engine.ruleset import Ruleset
 
 # The forum's time zone: every time the bot shows or reads is written in it (the posts' times are Beijing
@@ -26,8 +26,12 @@ def zone() -> tzinfo:
 def forum_safe(text: str) -> str:
     """Text for the forum with every Discuz! code in it shown as written instead of applied (a tag's
     opening bracket becomes a full-width one, which Discuz! reads as text): what the director pastes
-    links, shows and hides nothing a player wrote. What counts as a tag: `engine.game.DISCUZ`."""
-    return DISCUZ.sub("［", text)
+    links, shows and hides nothing a player wrote. What counts as code: `engine.game.discuz_code`."""
+    out, last = [], 0
+    for at in discuz_code(text):
+        out += (text[last:at], "［")
+        last = at + 1
+    return "".join(out) + text[last:]
 
 
 # the answer to a message whose handling broke unexpectedly: nothing was done
