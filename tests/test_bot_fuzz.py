@@ -70,6 +70,7 @@ RECEIPTS = re.compile("|".join((
     "本日关门时间改为 ", "计票完成：", r"\d+号 .+ 由 \d+ 接手", r"\d+ 已成为 #\d+ 的协助导演", "已按时限到期处理：",
     r"群 \d+ 已加入群池", r"群 \d+ 已移出群池", r"已(撤销|重新计票)（第\d+条）",
 )))
+AGAIN = ("本日关门时间改为 ",)  # receipts of a setting, which may be set again to what it was
 
 NUMBERS = ["1", "5", "13", "14", "22", "0", "-1", "３", "①", "³", "٣", "1_0", "9" * 12, "9" * 21, "9" * 5000,
            str(QQ["果果"]), "３００００", "30001", str(GROUP), "123456789012345678901", "99", "100", "第2条", "2", "3"]
@@ -319,11 +320,11 @@ async def fresh_game(service, setup: Setup, stage: str) -> None:
     await setup.make(service, stage)
 
 
-def receipt(reply: str, titles: list[str]) -> bool:
-    """Whether a director's answer says something was done (the game it went to may be named first)."""
+def unnamed(reply: str, titles: list[str]) -> str:
+    """A director's answer without the game it went to, named first when several are running."""
     for title in titles:
         reply = reply.removeprefix(title)
-    return RECEIPTS.match(reply) is not None
+    return reply
 
 
 async def check(app: App, service, decisions: Decisions, event, setup: Setup, sender: int | None = None,
@@ -346,15 +347,16 @@ async def check(app: App, service, decisions: Decisions, event, setup: Setup, se
         assert not changed, "a notice or a request changed what is stored"
     elif (directed := [reply for qq, reply in decisions.directed if qq == str(sender) and reply is not None]):
         [reply] = directed
-        titles = [f"（#{g.id} {g.title}）" for g in await GameRow.all()]
+        bare = unnamed(reply, [f"（#{g.id} {g.title}）" for g in await GameRow.all()])
+        done = RECEIPTS.match(bare) is not None
         assert recorder.texts("private", sender), "a director's command got no answer"
         if changed:
-            assert receipt(reply, titles), f"stored a change, but answered {reply!r}"
-        if receipt(reply, titles):
+            assert done, f"stored a change, but answered {reply!r}"
+        if done and not bare.startswith(AGAIN):
             assert changed, f"answered {reply!r}, but stored nothing"
         director_sent = [ok for source, _, ok in decisions.submitted if source == f"director:{sender}"]
         if director_sent and not any(director_sent):
-            assert not changed and not receipt(reply, titles), f"the game refused it, but: {reply!r}"
+            assert not changed and not done, f"the game refused it, but: {reply!r}"
     else:
         if event.message_type == "private":  # a team's choice sent privately is confirmed in the team's group
             replies = recorder.texts("private", sender) + [r for g in setup.groups for r in recorder.texts("group", g)]
@@ -416,6 +418,7 @@ async def private_messages(app, banshabot, decisions, setup: Setup, conversation
 # a correction made and confirmed: the game is its log with the entry taken back
 @example(messages=("day 2", [(DIRECTOR, Message("发牌 蓝牌 果果")), (DIRECTOR, Message("撤销")), (DIRECTOR, Message("撤销 11")),
                             (DIRECTOR, Message("确认")), (QQ["菠萝"], Message("遗言 [postbg]x[/postbg]")), (DIRECTOR, Message("开门"))]))
+@example(messages=("day 2", [(DIRECTOR, Message("关门时间 22:00")), (DIRECTOR, Message("关门时间 22:00"))]))  # set again
 async def test_any_private_message_in_an_m131_game_is_answered_and_breaks_nothing(app: App, banshabot, decisions, messages):
     await private_messages(app, banshabot, decisions, SETUPS["M131"], messages)
 
