@@ -6,7 +6,8 @@ The service is driven directly, on a database of its own (an isolated tortoise c
 in-memory database of the NoneBot tests is untouched): the migrations, a game from roster to night,
 what it sends and the marks of what was sent, a restart that rebuilds the game and resumes sending
 in order, events handled once across the restart, directors found through their own rows, a message
-given up, the open time limits, old event keys forgotten.
+given up, the open time limits, old event keys forgotten, a database made before the directors'
+table upgraded with its games' directors.
 """
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 from tortoise.context import TortoiseContext
-from tortoise.migrations.executor import MigrationExecutor
+from tortoise.migrations.executor import MigrationExecutor, MigrationTarget
 
 from conftest import RecordingScheduler
 from engine import Act, CloseDay
@@ -177,3 +178,45 @@ async def test_open_time_limits_are_restored_and_old_event_keys_forgotten(databa
     assert {s.key async for s in SeenMessage.all()} == {"new"}
     assert await GameRow.filter(status="running").count() == 1
 
+
+
+def _indexed_columns(rows: list[dict]) -> set[tuple[str, str]]:
+    """(table, column) of every single-column index, from sqlite_master or pg_indexes."""
+    found = set()
+    for row in rows:
+        sql = row["sql"] or ""
+        columns = sql[sql.rfind("(") + 1:sql.rfind(")")].replace('"', "").split(",")
+        if len(columns) == 1:
+            found.add((row["tbl"], columns[0].strip()))
+    return found
+
+
+async def test_a_database_of_the_second_migration_gets_its_games_directors_and_the_indexes(database_url):
+    """Games stored before directors had rows of their own (migration 0002) are found through those
+    rows once the bot upgrades the database (0003): every director and co-director, once each."""
+    async with TortoiseContext() as context:
+        config = tortoise_config(database_url)
+        await context.init(config=config)
+        db = context.db("default")
+        await MigrationExecutor(db, config["apps"]).migrate([MigrationTarget("models", "0002_deadline_waits_for")])
+        for number, status, directors in ((1, "over", '["70000"]'), (2, "running", '["70001","70000","70001"]'),
+                                          (3, "roster", '["70002"]')):
+            await db.execute_script(
+                'INSERT INTO "game" ("id", "ruleset", "title", "seed", "status", "directors", "created_at") '
+                f"VALUES ({number}, 'M131', '旧局', 7, '{status}', '{directors}', CURRENT_TIMESTAMP)")
+        await MigrationExecutor(db, config["apps"]).migrate()
+
+        assert sorted((r.game_id, r.qq) for r in await GameDirectorRow.all()) == [
+            (1, "70000"), (2, "70000"), (2, "70001"), (3, "70002")]
+        assert [r.id for r in await director._mine("70000")] == [2, 1]
+        assert [r.id for r in await director._mine("70001")] == [2]
+        if db.capabilities.dialect == "postgres":
+            rows = await db.execute_query_dict('SELECT tablename AS tbl, indexdef AS sql FROM pg_indexes')
+            partial = [r["sql"] for r in rows if "outbox_waiting" in r["sql"]]
+        else:
+            rows = await db.execute_query_dict("SELECT tbl_name AS tbl, sql FROM sqlite_master WHERE type = 'index'")
+            partial = [r["sql"] for r in rows if r["sql"] and "outbox_waiting" in r["sql"]]
+        assert {("game_director", "qq"), ("seat", "qq"), ("deadline", "game_id"), ("deadline", "waits_for_id"),
+                ("deadline", "done"), ("game", "status"), ("pool_group", "game_id"), ("team", "group_id"),
+                ("seen_message", "at")} <= _indexed_columns(rows)
+        assert partial and "sent_at" in partial[0] and "given_up_at" in partial[0]

@@ -137,6 +137,10 @@ async def check_database() -> None:
                                       "请尽快停机并从备份恢复；无法从记录恢复的游戏会单独通知其导演。")
 
 
+# the start-up page check, held here: the event loop keeps only a weak reference to a task
+checking: asyncio.Task | None = None
+
+
 # SQLite runs in a thread of its own (aiosqlite): what it finishes reaches the event loop only once
 # the loop's thread gives up the interpreter, by default every 5 ms when busy. Every message waits
 # for its transaction, so the thread is let in sooner.
@@ -150,7 +154,8 @@ async def _open() -> None:
     await open_database(config.banshabot_database_url)
     _startup = contextvars.copy_context()
     await service.open()
-    asyncio.get_running_loop().create_task(check_database())
+    global checking
+    checking = asyncio.get_running_loop().create_task(check_database())
     scheduler.add_job(flush, "interval", seconds=config.banshabot_retry_seconds, id="outbox-retry", replace_existing=True)
     scheduler.add_job(forget_old_events, "interval", hours=1, id="forget-events", replace_existing=True)
     logger.info(f"banshabot {VERSION}: database {config.banshabot_database_url}")
