@@ -518,17 +518,17 @@ class Service:
             await sink.message(reply, f"未执行：{outcome.error}", t.row.id)
 
     # --- events handled once -------------------------------------------------------------------------
-    async def handling(self, key: str, origin: Address | None = None, sent: float | None = None) -> bool:
-        """Begin handling the OneBot event `key` from chat `origin` (OneBot's time `sent`): False if
-        it was handled already or is being handled (a repeat: do nothing)."""
+    async def handling(self, key: str, origin: Address | None = None) -> bool:
+        """Begin handling the OneBot event `key` from chat `origin`: False if it was handled already
+        or is being handled (a repeat: do nothing)."""
         handling.begin(None, origin)
-        if not await self.seen.fresh(key, sent):
+        if not await self.seen.fresh(key):
             return False
         handling.begin(key, origin)
         return True
 
     async def claim(self, key: str) -> bool:
-        if not await self.seen.fresh(key, None):
+        if not await self.seen.fresh(key):
             return False
         handling.current().key = key
         return True
@@ -593,8 +593,9 @@ class Service:
         return sink.made[last]
 
     async def delivered(self) -> None:
-        """Hand what this handling queued to the outbox and wait until each was tried (a chat still
-        waiting on a failed message is tried again as well)."""
+        """Hand what this handling queued to the outbox and wait until each was tried, but not for
+        another chat's trouble (service/outbox.py); a chat still waiting on a failed message is
+        tried again as well, without waiting for it."""
         unit = handling.current()
         rows, unit.rows = unit.rows, []
         if unit.unsure:
@@ -605,9 +606,8 @@ class Service:
             rows += [r for r in unsure if r.id in stored and (stored[r.id].action, stored[r.id].params) == (r.action, r.params)]
         answer = f"{unit.origin[0]}:{unit.origin[1]}" if unit.origin else None  # the chat being answered
         done = self.outbox.send(rows, urgent=lambda row: chat_of(row.action, row.params) == answer)
-        again = self.outbox.retry_now()
+        self.outbox.retry_now()
         await done
-        await again
         await self.outbox.marks.drain()
         for hook in self.after_commit:
             await hook()

@@ -4,8 +4,10 @@ OneBot may deliver an event twice: after a reconnect, or many times at once. An 
 its bot, its kind, its chat and its id (two chats' message ids say nothing about each other). The
 first handler to claim the key handles it; a repeat arriving meanwhile or later finds the claim in
 memory. The key is also stored (`SeenMessage`) in the transaction of the first change the handling
-makes, so a repeat after a restart finds it there; stored keys are forgotten after `KEEP_DAYS`, and
-claims in memory after `KEEP_SECONDS`, by which time any repeat has long come.
+makes, and an event not claimed in memory is looked up there (by its primary key) before it is
+handled, whatever time OneBot gave it: OneBot's clock may run ahead of the bot's, and a repeat may
+come after a restart or after the claim in memory was let go (`KEEP_SECONDS`, by which time the key
+of anything the handling changed is stored). Stored keys are forgotten after `KEEP_DAYS`.
 
 A handling is a `Unit` in the task's context: the key it must store, the chat it answers (whose
 messages go before broadcasts) and the outbox rows it queued, handed to the outbox once stored.
@@ -72,7 +74,6 @@ class Seen:
     """The events claimed by this process, each remembered for `KEEP_SECONDS`."""
 
     def __init__(self) -> None:
-        self.started = time.time()
         self.claims: OrderedDict[str, float] = OrderedDict()
 
     def claim(self, key: str) -> bool:
@@ -85,14 +86,12 @@ class Seen:
         self.claims[key] = now
         return True
 
-    async def fresh(self, key: str, sent: float | None) -> bool:
-        """Whether the event `key` (sent at `sent`, OneBot's time) is handled for the first time.
-        Only an event from before this process started can have been handled by an earlier one."""
+    async def fresh(self, key: str) -> bool:
+        """Whether the event `key` is handled for the first time: claimed in memory now, and not
+        stored as handled (by this process or an earlier one)."""
         if not self.claim(key):
             return False
-        if sent is None or sent <= int(self.started):  # OneBot's times are whole seconds
-            return not await SeenMessage.exists(key=key)
-        return True
+        return not await SeenMessage.exists(key=key)
 
     def forget(self) -> None:
         self.claims.clear()

@@ -10,21 +10,30 @@ An action OneBot refuses is tried again after `retry` seconds, and given up afte
 refusals (whoever set up the game is told). One whose outcome is unknown (no answer within
 `timeout`, or the connection dropped while waiting) is in doubt: before it is sent again the chat's
 history is looked at where the OneBot implementation offers it (`confirm`), so it goes out twice only
-where that cannot be known. After a crash, the same holds for whatever was being sent at that moment.
+where that cannot be known. After a crash, the same holds for every action that may have gone out:
+each one's id is written to a file (`Handed`) before OneBot is called, cheaply and beside the
+database, so a quick send whose mark was not stored yet is looked up too.
+
+Whoever handed actions over waits until each was attempted, but never for another chat's trouble:
+not for a retry, and not past `SLOW` seconds of a call OneBot is slow to answer (what stands behind
+such a call in its chat is not waited for either).
 
 Marks (sent, tried, refused) are written in batches, with whatever else is stored at that moment.
 """
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import heapq
 import itertools
 import logging
+import os
 import time
 from collections import deque
 from dataclasses import dataclass, field
 from datetime import datetime
+from pathlib import Path
 from typing import Awaitable, Callable, Iterable
 
 from .models import OutboxRow
@@ -147,6 +156,7 @@ class Lane:
         self.busy = False  # its first action is being attempted
         self.calling = False  # OneBot is being called for it
         self.cut = False  # disconnect() cancelled that call
+        self.slow = False  # OneBot takes more than SLOW seconds over it: nobody waits for this lane
 
 
 class Marks:
@@ -222,8 +232,54 @@ class Marks:
         await asyncio.shield(self._batch(self.batches + (1 if self.pending else 0)))
 
 
+class Handed:
+    """The ids of the actions handed to OneBot, a line each, written to a file before each call (a
+    system call: the file survives the bot being killed). After a crash, an action not marked sent
+    whose id is there may have gone out. The file is rewritten to what still matters at start-up and
+    whenever it grows past `LIMIT` bytes."""
+
+    LIMIT = 1 << 16
+
+    def __init__(self) -> None:
+        self.path: Path | None = None
+        self.fd: int | None = None
+        self.size = 0
+        self.tried: set[int] = set()  # read at start-up: what the bot before this one handed to OneBot
+
+    def open(self, path: Path) -> None:
+        self.path = path
+        try:
+            self.tried = {int(line) for line in path.read_text(encoding="ascii").split() if line.isdigit()}
+        except FileNotFoundError:
+            self.tried = set()
+        self.keep(self.tried)
+
+    def keep(self, ids: Iterable[int]) -> None:
+        """The file holds exactly `ids` from now on (replaced whole: a crash meanwhile leaves the
+        old one or the new one)."""
+        if self.path is None:
+            return
+        data = "".join(f"{i}\n" for i in sorted(ids)).encode("ascii")
+        new = self.path.with_name(self.path.name + ".new")
+        new.write_bytes(data)
+        os.replace(new, self.path)
+        self.close()
+        self.fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        self.size = len(data)
+
+    def note(self, row_id: int) -> None:
+        if self.fd is not None:
+            line = b"%d\n" % row_id
+            self.size += os.write(self.fd, line)
+
+    def close(self) -> None:
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
+
+
 class Outbox:
-    SLOW = 0.5  # seconds a send may take before it is recorded as being sent
+    SLOW = 0.5  # seconds of a call (or of a look at the history) after which nobody waits for it
 
     def __init__(self, now: Callable[[], datetime], writer: Writer, sent: Sent | None = None, *, rate: float = 0.0,
                  timeout: float = 15.0, attempts: int = 5, retry: float = 30.0):
@@ -243,6 +299,7 @@ class Outbox:
         # where its own tasks run: a copy of the context the database was opened in (Service.open)
         self.context: Callable[[], contextvars.Context] = contextvars.Context
         self.marks = Marks(writer, lambda: self.context())
+        self.handed = Handed()
 
     # --- connection ------------------------------------------------------------------------------
     def connect(self, call: Call) -> None:
@@ -281,11 +338,13 @@ class Outbox:
                 if lane.task is None or lane.task.done():
                     # not the caller's context: what a delivery queues belongs to no caller's handling
                     lane.task = asyncio.create_task(self._drive(chat, lane), context=self.context())
+                    lane.task.add_done_callback(_failure_logged)
             if self.call is None:
                 continue
-            if self.lanes[chat_of(entry.row.action, entry.row.params)].retry_at:
+            lane = self.lanes[chat_of(entry.row.action, entry.row.params)]
+            if lane.retry_at or lane.slow:
                 if not entry.attempted.done():
-                    entry.attempted.set_result(None)  # behind a failure: waits for its retry
+                    entry.attempted.set_result(None)  # behind a failure or a slow call: not waited for
                 continue
             if entry.attempted.done():  # attempted before: the caller waits for the next attempt
                 entry.attempted = asyncio.get_running_loop().create_future()
@@ -301,10 +360,8 @@ class Outbox:
         self._drop_settled({row.id for row in rows}, newest)
         if call is not None and self.call is None:
             self.connect(call)
-        done = self.send(rows)
-        again = self.retry_now()
-        await done
-        await again
+        self.retry_now()
+        await self.send(rows)
         await self.marks.drain()
 
     def _drop_settled(self, waiting: set[int], newest: int) -> None:
@@ -322,25 +379,23 @@ class Outbox:
 
     async def load(self) -> None:
         """At start-up: what waits to be sent takes its place in its chat's lane at once, before
-        anything queued from now on, and goes out once OneBot connects."""
-        self.send(await OutboxRow.filter(sent_at=None, given_up_at=None).order_by("id"))
+        anything queued from now on, and goes out once OneBot connects. What the bot before this one
+        handed to OneBot may have gone out: it is in doubt."""
+        rows = await OutboxRow.filter(sent_at=None, given_up_at=None).order_by("id")
+        self.send(rows)
+        tried = [row.id for row in rows if row.id in self.handed.tried]
+        for row_id in tried:
+            self.entries[row_id].in_doubt = True
+        self.handed.keep(tried)
 
-    def retry_now(self) -> asyncio.Future:
-        """Every chat waiting to retry a failed action tries it now; the result is done once each of
-        its actions was attempted or it failed again (at once while OneBot is not connected). Only
-        failures `retry` seconds apart count towards giving one up, so retrying early never gives
-        up sooner."""
-        waits = []
+    def retry_now(self) -> None:
+        """Every chat waiting to retry a failed action tries it now, without anyone waiting for it
+        (flush() waits, through send()). Only failures `retry` seconds apart count towards giving
+        one up, so retrying early never gives up sooner."""
         for lane in self.lanes.values():
             if lane.retry_at:
                 lane.retry_at = 0.0
                 lane.wake.set()
-                if self.call is not None:
-                    for entry in lane.entries:
-                        if entry.attempted.done():
-                            entry.attempted = asyncio.get_running_loop().create_future()
-                        waits.append(entry.attempted)
-        return _all(waits)
 
     async def waiting(self) -> int:
         return await OutboxRow.filter(sent_at=None, given_up_at=None).count()
@@ -403,22 +458,25 @@ class Outbox:
 
     async def _attempt(self, entry: Entry, lane: Lane) -> str:
         row = entry.row
-        if (entry.in_doubt or row.last_error == TRYING) and await self._confirmed(row):
-            # tried before without an answer (or the bot stopped meanwhile), and it did arrive
-            return await self._delivered(entry)
+        if entry.in_doubt or row.last_error == TRYING:
+            with self._watched(lane):
+                if await self._confirmed(row):
+                    # tried before without an answer (or the bot stopped meanwhile), and it did arrive
+                    return await self._delivered(entry)
         await self.limit.permit(0 if entry.urgent else 1)
         call = self.call
         if call is None:
             return "unreachable"
         row.attempts += 1
         row.last_error = TRYING
-        # that it is being sent is stored only if OneBot takes a while to answer: what a crash
-        # interrupts then is looked up before it is sent again; a quick one is just sent again
-        slow = asyncio.get_running_loop().call_later(self.SLOW, self.marks.add, row)
+        self.handed.note(row.id)  # before OneBot is called: after a crash, it may have gone out
+        if self.handed.size > Handed.LIMIT:
+            self.handed.keep(set(self.entries) | set(self.marks.pending) | self.marks.unsettled)
         lane.calling = True  # disconnect() cuts the call short: its answer will not come
         try:
-            async with asyncio.timeout(self.timeout):
-                await call(row.action, dict(row.params))
+            with self._watched(lane):
+                async with asyncio.timeout(self.timeout):
+                    await call(row.action, dict(row.params))
         except TimeoutError:  # no answer in time: it may have gone out
             entry.in_doubt = True
             return await self._failed(entry, f"{self.timeout:g} 秒内没有回应", keep=TRYING)
@@ -442,9 +500,25 @@ class Outbox:
             entry.in_doubt = True
             return await self._failed(entry, f"{type(exc).__name__}: {exc}", keep=TRYING)
         finally:
-            slow.cancel()
             lane.calling = False
         return await self._delivered(entry)
+
+    @contextlib.contextmanager
+    def _watched(self, lane: Lane):
+        """Around a call to OneBot for `lane`: once it has taken `SLOW` seconds, nobody waits for
+        this lane any more (a handling's answer never waits for another chat's trouble)."""
+        def slow() -> None:
+            lane.slow = True
+            for waiting in lane.entries:
+                if not waiting.attempted.done():
+                    waiting.attempted.set_result(None)
+
+        timer = asyncio.get_running_loop().call_later(self.SLOW, slow)
+        try:
+            yield
+        finally:
+            timer.cancel()
+            lane.slow = False
 
     async def _confirmed(self, row: OutboxRow) -> bool:
         if self.confirm is None or self.call is None:
@@ -501,6 +575,12 @@ def _in_order(lane: Lane, entry: Entry) -> None:
     while at > (1 if lane.busy else 0) and entries[at - 1].row.id > entry.row.id:
         at -= 1
     entries.insert(at, entry)
+
+
+def _failure_logged(task: asyncio.Task) -> None:
+    """A lane's task ended by an error that is not a failure to send (whoever waited saw it too)."""
+    if not task.cancelled() and task.exception() is not None:
+        log.error("delivery stopped by an unexpected error", exc_info=task.exception())
 
 
 def _all(futures: list[asyncio.Future]) -> asyncio.Future:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 from contextlib import asynccontextmanager
 from datetime import datetime, timedelta, timezone
+from pathlib import Path
 
 import pytest
 from tortoise.context import TortoiseContext
@@ -65,10 +66,13 @@ class OneBot:
 
 
 @asynccontextmanager
-async def running(onebot: OneBot | None = None, *, attempts: int = 5, retry: float = 30.0):
-    """A service on the test's database, opened as at start-up, OneBot connected if given."""
+async def running(onebot: OneBot | None = None, *, attempts: int = 5, retry: float = 30.0, handed: Path | None = None):
+    """A service on the test's database, opened as at start-up, OneBot connected if given; `handed`:
+    the file the ids of actions handed to OneBot are written to (as the bot keeps it)."""
     config = Config(banshabot_send_rate=0, banshabot_send_attempts=attempts, banshabot_retry_seconds=retry)
     service = Service(config, RecordingScheduler(), lambda: datetime.now(timezone.utc), superusers={DIRECTOR})
+    if handed is not None:
+        service.outbox.handed.open(handed)
     await service.open()
     if onebot is not None:
         await service.outbox.flush(onebot.call)
@@ -77,6 +81,7 @@ async def running(onebot: OneBot | None = None, *, attempts: int = 5, retry: flo
     finally:
         await service.outbox.marks.drain()
         service.outbox.forget()
+        service.outbox.handed.close()
 
 
 async def started_game(service: Service) -> int:
@@ -107,7 +112,7 @@ async def test_a_game_is_stored_sent_and_rebuilt_after_a_restart(database):
     async with running(OneBot()) as service:
         t = await service.table(game)
         assert t.game.night.actions["预言"][1] == "果果" and t.next_seq == await CommandRow.filter(game_id=game).count()
-        assert not await service.handling(handling.event_key("1", "private", QQ["西瓜"], 501), sent=0.0)
+        assert not await service.handling(handling.event_key("1", "private", QQ["西瓜"], 501))
         outcome = await service.submit(t, Act(by="草莓", skill="诽谤", target="4"), source="test")
         assert outcome.ok and t.next_seq == await CommandRow.filter(game_id=game).count()
 
@@ -220,3 +225,74 @@ async def test_a_database_of_the_second_migration_gets_its_games_directors_and_t
                 ("deadline", "done"), ("game", "status"), ("pool_group", "game_id"), ("team", "group_id"),
                 ("seen_message", "at")} <= _indexed_columns(rows)
         assert partial and "sent_at" in partial[0] and "given_up_at" in partial[0]
+
+
+async def test_after_a_crash_whatever_was_handed_to_onebot_is_looked_up_before_it_is_sent_again(database, tmp_path):
+    """A send OneBot answered at once, whose mark the crash kept from being stored, is looked up
+    in the chat's history and not sent again; what was never handed to OneBot is sent without a
+    look."""
+    handed = tmp_path / "sending"
+    onebot = OneBot()
+    async with running(onebot, handed=handed) as service:
+        quick = await service.queue(("private", QQ["西瓜"]), "预言结果：1号 果果 是<非村民阵营>")
+        await service.delivered()
+        assert onebot.to(QQ["西瓜"]) == ["预言结果：1号 果果 是<非村民阵营>"]
+        service.outbox.disconnect()
+        later = await service.queue(("private", QQ["西瓜"]), "后来的消息")  # stored, never handed to OneBot
+        await service.delivered()
+    # the crash: the quick send's mark was still waiting for its batch
+    await OutboxRow.filter(id=quick.id).update(sent_at=None, attempts=0, last_error="")
+    looked: list[int] = []
+
+    async def history(row: OutboxRow) -> bool:
+        looked.append(row.id)
+        return row.params["text"] in onebot.to(str(row.params["user_id"]))
+
+    async with running(handed=handed) as service:
+        service.outbox.confirm = history
+        await service.outbox.flush(onebot.call)
+    assert looked == [quick.id]
+    assert onebot.to(QQ["西瓜"]) == ["预言结果：1号 果果 是<非村民阵营>", "后来的消息"]
+    assert not await OutboxRow.filter(sent_at=None).exists()
+
+
+async def test_a_handling_waits_for_no_other_chats_unanswered_send(database):
+    """OneBot never answers one chat's sends: a handling that queued a message there and one for the
+    sender hands both over and is done while that send is still unanswered (and the sender's went
+    out); nothing it waited for stands behind the unanswered one."""
+    class Hanging(OneBot):
+        def __init__(self) -> None:
+            super().__init__()
+            self.hung: list[str] = []
+            self.answer = asyncio.Event()
+
+        async def call(self, action: str, params: dict) -> dict:
+            if params.get("user_id") == int(QQ["柠檬"]):
+                self.hung.append(params["text"])
+                await self.answer.wait()
+            return await super().call(action, params)
+
+    onebot = Hanging()
+    async with running(onebot) as service:
+        service.outbox.timeout = 3600  # the unanswered send stays unanswered for the whole test
+
+        async def handle(text: str) -> None:
+            handling.begin(None, ("private", DIRECTOR))
+            await service.queue(("private", QQ["柠檬"]), text)
+            await service.queue(("private", DIRECTOR), f"已执行：{text}")
+            await service.delivered()
+
+        first = asyncio.create_task(handle("通灵：第一条"))
+        await asyncio.wait({first}, timeout=10)  # (a bound on the test, not a speed asked of the bot)
+        assert first.done() and onebot.hung == ["通灵：第一条"], "a handling waited for an unanswered send"
+        second = asyncio.create_task(handle("通灵：第二条"))  # behind the unanswered send in that chat
+        await asyncio.wait({second}, timeout=10)
+        assert second.done(), "a handling waited behind an unanswered send"
+        assert onebot.hung == ["通灵：第一条"] and not onebot.answer.is_set()
+        assert onebot.to(DIRECTOR) == ["已执行：通灵：第一条", "已执行：通灵：第二条"]
+        onebot.answer.set()  # OneBot answers at last: the chat goes on, in order
+        for _ in range(100):
+            if len(onebot.to(QQ["柠檬"])) == 2:
+                break
+            await asyncio.sleep(0.01)
+        assert onebot.to(QQ["柠檬"]) == ["通灵：第一条", "通灵：第二条"]

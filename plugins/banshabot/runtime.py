@@ -3,10 +3,12 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import hashlib
 import sys
 from contextlib import asynccontextmanager
 from datetime import datetime, timezone
 from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
 
 from nonebot import get_bots, get_driver, get_plugin_config, logger, require
 from nonebot.adapters.onebot.v11 import ActionFailed, Bot, Message, MessageSegment
@@ -17,7 +19,7 @@ from nonebot_plugin_apscheduler import scheduler  # noqa: E402
 
 from service import handling  # noqa: E402
 from service.config import Config  # noqa: E402
-from service.db import close_database, open_database, quick_check  # noqa: E402
+from service.db import DEFAULT_URL, close_database, open_database, quick_check, sqlite_path  # noqa: E402
 from service.games import CannotSave, GameBroken, Repeated, Scheduler, Service  # noqa: E402
 from service.chat_history import History  # noqa: E402
 from service.outbox import Refused, Unreachable  # noqa: E402
@@ -147,12 +149,29 @@ checking: asyncio.Task | None = None
 SWITCH_INTERVAL = 0.0005
 
 
+def attempts_file(url: str) -> Path | None:
+    """Where the ids of the actions handed to OneBot are written (service/outbox.py, Handed): beside
+    a SQLite file; for another database, under the default database's folder, one file per URL.
+    None for a database in memory, which a crash loses anyway."""
+    path = sqlite_path(url)
+    if path is not None:
+        return Path(path + "-sending")
+    if url.startswith("sqlite://"):
+        return None
+    folder = Path(sqlite_path(DEFAULT_URL)).parent
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder / f"sending-{hashlib.sha1(url.encode()).hexdigest()[:12]}"
+
+
 @driver.on_startup
 async def _open() -> None:
     global _startup
     sys.setswitchinterval(SWITCH_INTERVAL)
     await open_database(config.banshabot_database_url)
     _startup = contextvars.copy_context()
+    journal = attempts_file(config.banshabot_database_url)
+    if journal is not None:
+        outbox.handed.open(journal)
     await service.open()
     global checking
     checking = asyncio.get_running_loop().create_task(check_database())
@@ -164,6 +183,7 @@ async def _open() -> None:
 @driver.on_shutdown
 async def _close() -> None:
     await outbox.marks.drain()
+    outbox.handed.close()
     await close_database()
 
 
