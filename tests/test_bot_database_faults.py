@@ -118,6 +118,7 @@ async def test_the_bot_checks_its_pages_at_every_start_up(app: App, banshabot, m
     monkeypatch.setattr(banshabot.service, "open", nothing)
     monkeypatch.setattr(banshabot, "_startup", banshabot._startup)
     monkeypatch.setattr(banshabot, "checking", None)
+    monkeypatch.setattr(banshabot.scheduler, "add_job", lambda *args, **kwargs: None)  # the session's jobs stay
     async with app.test_api() as ctx:
         await connect(ctx)
         says_with(ctx, DIRECTOR, "数据库检查", "quick_check", "损坏", "备份")
