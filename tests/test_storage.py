@@ -24,7 +24,7 @@ from conftest import RecordingScheduler
 from engine import Act, CloseDay
 from service import director, handling
 from service.config import Config
-from service.db import tortoise_config
+from service.db import sqlite_path, tortoise_config
 from service.games import Service
 from service.models import CommandRow, DeadlineRow, GameDirectorRow, GameRow, OutboxRow, SeenMessage
 from service.outbox import Refused
@@ -108,11 +108,17 @@ async def test_a_game_is_stored_sent_and_rebuilt_after_a_restart(database):
     assert not await OutboxRow.filter(sent_at=None).exists()  # every mark stored
     assert await SeenMessage.exists(key=handling.event_key("1", "private", QQ["西瓜"], 501))
 
-    # a restart: the game is rebuilt from its log, the same event is still known as handled
+    # a restart: the game is rebuilt from its log, the same event is still known as handled (also
+    # where the bot reads the keys from its SQLite file directly)
     async with running(OneBot()) as service:
         t = await service.table(game)
         assert t.game.night.actions["预言"][1] == "果果" and t.next_seq == await CommandRow.filter(game_id=game).count()
         assert not await service.handling(handling.event_key("1", "private", QQ["西瓜"], 501))
+        service.seen.forget()
+        service.seen.read_from(sqlite_path(database))
+        assert not await service.handling(handling.event_key("1", "private", QQ["西瓜"], 501))
+        assert await service.handling(handling.event_key("1", "private", QQ["西瓜"], 502))
+        service.seen.read_from(None)
         outcome = await service.submit(t, Act(by="草莓", skill="诽谤", target="4"), source="test")
         assert outcome.ok and t.next_seq == await CommandRow.filter(game_id=game).count()
 

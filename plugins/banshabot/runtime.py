@@ -172,6 +172,7 @@ async def _open() -> None:
     journal = attempts_file(config.banshabot_database_url)
     if journal is not None:
         outbox.handed.open(journal)
+    service.seen.read_from(sqlite_path(config.banshabot_database_url))
     await service.open()
     global checking
     checking = asyncio.get_running_loop().create_task(check_database())
@@ -184,6 +185,7 @@ async def _open() -> None:
 async def _close() -> None:
     await outbox.marks.drain()
     outbox.handed.close()
+    service.seen.read_from(None)
     await close_database()
 
 
