@@ -310,13 +310,19 @@ class Outbox:
         """OneBot went away: what is being sent is in doubt, and nobody waits for the rest."""
         self.call = None
         self.connected.clear()
-        for lane in self.lanes.values():
-            if lane.calling and lane.task is not None and not lane.cut:
-                lane.cut = True
-                lane.task.cancel()
+        self.cut()
         for entry in self.entries.values():
             if not entry.attempted.done():
                 entry.attempted.set_result(None)
+
+    def cut(self, tasks: set[asyncio.Task] | None = None) -> None:
+        """The calls the lanes `tasks` (None: every lane) wait for will not be answered (their
+        connection went): each is in doubt now. Where OneBot is connected again already, it is
+        looked up and tried again at once."""
+        for lane in self.lanes.values():
+            if lane.calling and lane.task is not None and not lane.cut and (tasks is None or lane.task in tasks):
+                lane.cut = True
+                lane.task.cancel()
 
     # --- handing over ------------------------------------------------------------------------------
     def send(self, rows: Iterable[OutboxRow], urgent: Callable[[OutboxRow], bool] = lambda row: False) -> asyncio.Future:
@@ -442,7 +448,7 @@ class Outbox:
             if outcome in ("sent", "given up"):
                 lane.entries.popleft()
                 self.entries.pop(entry.row.id, None)
-            elif outcome == "failed":
+            elif outcome == "failed":  # ("cut" waits for nothing: OneBot is back, it is looked up now)
                 lane.retry_at = time.monotonic() + self.retry
                 for waiting in lane.entries:  # nobody waits for what now waits for the retry
                     if not waiting.attempted.done():
@@ -486,7 +492,8 @@ class Outbox:
             asyncio.current_task().uncancel()
             lane.cut = False
             entry.in_doubt = True  # the connection dropped while waiting for the answer
-            return await self._failed(entry, "连接中断", keep=TRYING)
+            outcome = await self._failed(entry, "连接中断", keep=TRYING)
+            return "cut" if outcome == "failed" and self.call is not None else outcome
         except Unreachable:
             row.attempts -= 1
             row.last_error = ""

@@ -75,16 +75,27 @@ def onebot() -> Bot | None:
     return next((b for b in get_bots().values() if isinstance(b, Bot)), None)
 
 
+# the outbox's tasks waiting for an answer, by the connection they asked: NoneBot leaves a call on a
+# connection that went waiting until its api_timeout; they are cut short when it goes, also when the
+# new connection came first
+waiting_on: dict[Bot, set[asyncio.Task]] = {}
+
+
 async def perform(action: str, params: dict) -> None:
     bot = onebot()
     if bot is None:
         raise Unreachable("no OneBot connection")
     if "text" in params:  # a message: always one plain text segment, never parsed as CQ code
         params["message"] = Message(MessageSegment.text(params.pop("text")))
+    task = asyncio.current_task()
+    waiting = waiting_on.setdefault(bot, set())
+    waiting.add(task)
     try:
         await bot.call_api(action, **params)
     except ActionFailed as exc:
         raise Refused(f"{type(exc).__name__}: {exc}") from exc
+    finally:
+        waiting.discard(task)
 
 
 @asynccontextmanager
@@ -196,5 +207,8 @@ async def _connected(bot: Bot) -> None:
 
 @driver.on_bot_disconnect
 async def _disconnected(bot: Bot) -> None:
+    left = waiting_on.pop(bot, set())
     if onebot() is None:
         outbox.disconnect()
+    else:  # OneBot connected again before this was noticed
+        outbox.cut(left)
