@@ -53,8 +53,10 @@ class QQSide:
     members: groups.Members | None = None
 
 
-# what a finished game still answers; every other command would change it
+# what a finished game still answers: reading it, and its directors' corrections (a wrong paste, 判负 or
+# red card that ended it can be taken back: confirmed, the game goes on); every other command would change it
 READ_ONLY = {"状态", "日志", "检查"}
+CORRECTING = {"撤销", "重新计票", "确认", "取消"}
 STATUS = {"roster": "筹备中", "running": "进行中", "over": "已结束"}
 ANY_TIME = {"帮助", "导演帮助", "新游戏", "群池", "游戏"}  # commands that need no game
 NO_ONEBOT = "现在连不上QQ（OneBot），无法检查队伍群的成员：什么都没有改变，请稍后再发送。"
@@ -109,7 +111,7 @@ async def _command(service: Service, qq: str, word: str, rest: str, chosen: int 
         return "你没有进行中的游戏。发送“新游戏 规则”创建一局。"
     # with several games running, a bare command says which one it went to
     which = f"（#{t.row.id} {t.row.title}）" if chosen is None and len([r for r in mine if r.status != "over"]) > 1 else ""
-    if t.row.status == "over" and word not in READ_ONLY:
+    if t.row.status == "over" and word not in READ_ONLY | CORRECTING:
         return f"{which}未执行：游戏已经结束"
     try:
         return which + await COMMANDS[word](service, t, qq, rest, side)
@@ -349,7 +351,7 @@ async def _undo(service: Service, t: Table, qq: str, rest: str, side: QQSide) ->
 
 
 async def _confirm(service: Service, t: Table, qq: str, rest: str, side: QQSide) -> str:
-    return await corrections.confirm(service, t, qq)
+    return await corrections.confirm(service, t, qq, side.members)
 
 
 async def _cancel(service: Service, t: Table, qq: str, rest: str, side: QQSide) -> str:
