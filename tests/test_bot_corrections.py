@@ -454,3 +454,27 @@ async def test_a_finished_game_whose_group_is_lent_again_goes_on_only_with_a_fre
     assert "更正后，你的<预言>可以重新决定：发送“帮助”查看现在能做什么。" in texts_to(sent, QQ["西瓜"])
     seer = await DeadlineRow.get(key="night1:预言:西瓜", done=False)
     assert f"deadline:{seer.id}" in scheduler.jobs
+
+
+async def test_a_recount_by_night_puts_out_the_night_action_of_the_player_it_now_exiles(app: App, banshabot):
+    """The night after a wrong paste, 西瓜 checked someone. The recount exiles 西瓜 instead: his check stays
+    in the log out of effect, its result is withdrawn, and 菠萝, in the game again, is not asked for
+    anything he cannot do. Another player's act the correction does not touch still stands."""
+    service = banshabot.service
+    t = await running_game(service)
+    await day_two(service, t)
+    await director_does(service, t, Ballots("exile", (("果果", "菠萝"), ("橘子", "菠萝"), ("西瓜", "果果"))))
+    await close_day(service, t)
+    await act(service, t, "西瓜", "预言", "1")
+    await act(service, t, "草莓", "诽谤", "3")
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(DIRECTOR, "重新计票 投票 果果:西瓜 橘子:西瓜 西瓜:果果"))
+        says_with(ctx, DIRECTOR, "· 反馈作废：发给 5号 西瓜 的「预言结果：1号 果果 是<非村民阵营>」\n"
+                                 "· 5号 西瓜 的<预言>（第14条）不再成立（已出局），仍记在日志中\n",
+                  "· 5号 西瓜：将收到\n", "「【更正】你的<预言>不再成立（已出局）。", lacks=("诽谤>（第15条）",))
+    await directs(service, "确认")
+    s = t.game.state
+    assert not s.player("西瓜").alive and s.player("菠萝").alive and t.game.phase == "night"
+    assert "预言" not in t.game.night.actions and t.game.night.actions.get("诽谤") == ("草莓", "香蕉")
+    service.tables.clear()
+    assert (await service.table(t.row.id)).game.state == s
