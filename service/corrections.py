@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from datetime import timedelta
 
 from tortoise.transactions import in_transaction
 
@@ -71,6 +72,7 @@ class Proposal:
     withdrawn: dict[str, list[str]] = field(default_factory=dict)  # audience -> messages no longer true
     changes: list[str] = field(default_factory=list)  # what differs in the game, in words
     reopened_day: bool = False  # a 开门 taken back: the day's announced closing time goes with it
+    close_moves: int = 0  # days the day's closing time moves: a 延时 (M131) taken back or brought back
     revived: list[str] | None = None  # a finished game goes on: how its groups come back (None: it does not)
 
 
@@ -240,10 +242,22 @@ async def _propose(service: Service, t: Table, qq: str, rows, entries, kind: str
     stored = [{"seq": s, "why": why, **grounds.stored()} for s, (why, grounds) in sorted(new.moot.items())]
     p = Proposal(kind, seq, command, new.void, stored, len(rows), qq, new.game)
     _differences(t, old, new, p, *_moot(t, new, rows, moot))
+    p.close_moves = _delayed(new.game) - _delayed(old.game)
+    if p.close_moves and t.row.planned_close:
+        p.changes.append(f"本日关门时间：{clock(t.row.planned_close)} → {clock(_moved(t, p))}")
     if old.game.phase == "over" and new.game.phase != "over":
         p.revived = _regrouped(await _groups_back(t, "再重新发送这项更正。"))
     t.proposed = p
     return p
+
+
+def _delayed(game: Game) -> int:
+    """Whether the running day is extended by a 延时 ("本讨论日延长一天"): its closing time is a day later."""
+    return int(game.phase == "day" and game.state.carry.get("delayed", {}).get("day") == game.state.day_no)
+
+
+def _moved(t: Table, p: Proposal):
+    return t.row.planned_close + timedelta(days=p.close_moves)
 
 
 async def _groups_back(t: Table, then: str) -> list:
@@ -501,6 +515,9 @@ async def confirm(service: Service, t: Table, qq: str, members: groups.Members |
                         told[to] = await service.queue(to, "【更正】你之前收到的以下消息有误，已作废：\n" + "\n".join(f"「{x}」" for x in texts), t.row.id)
                 if p.reopened_day:
                     t.row.planned_close = None
+                elif p.close_moves and t.row.planned_close:
+                    t.row.planned_close = _moved(t, p)
+                    await retime_from_close(service, t)
                 await service._consequences(t, Outcome(ok=True, events=events), before, told)
                 if before == "night" and t.game.phase == "day":  # a 关门 taken back: the day's closing time is again to come
                     await retime_from_close(service, t)

@@ -478,3 +478,22 @@ async def test_a_recount_by_night_puts_out_the_night_action_of_the_player_it_now
     assert "预言" not in t.game.night.actions and t.game.night.actions.get("诽谤") == ("草莓", "香蕉")
     service.tables.clear()
     assert (await service.table(t.row.id)).game.state == s
+
+
+async def test_a_delay_taken_back_takes_the_day_back_to_its_closing_time(app: App, banshabot):
+    """M131's 延时 extends the day by one; taking it back (recorded for the wrong day, say) moves the
+    closing time back, and the limits counted from it."""
+    from service.texts import clock
+
+    service = banshabot.service
+    t = await running_game(service)
+    await day_two(service, t)
+    await directs(service, "关门时间 12-02 21:00")
+    await directs(service, "延时 12-01 20:00 1 2 3 4 5 6 7")
+    assert clock(t.row.planned_close) == "12-03 21:00"
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(DIRECTOR, "撤销 12"))
+        says_with(ctx, DIRECTOR, "撤销第12条（12-01 20:00 导演 10000：延时 1 2 3 4 5 6 7（12-01 20:00））\n将会改变：\n",
+                  "· 本日关门时间：12-03 21:00 → 12-02 21:00\n")
+    await directs(service, "确认")
+    assert "delayed" not in t.game.state.carry and clock(t.row.planned_close) == "12-02 21:00"
