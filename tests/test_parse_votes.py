@@ -238,3 +238,21 @@ def test_who_posted_only_void_ballots():
     assert counted.ballots == [("果果", "西瓜")]
     assert counted.voided == [("橘子", "没有“投票对象：”，格式有误"), ("西瓜", "改票前没有有效的投票")]
     assert parse.compact_votes("果果:路人 橘子:西瓜", NAMES).voided == [("果果", "投票对象“路人”不是本局角色")]
+
+
+PAGE_PIECES = ["\n", " ", "果果", "橘子", "路人", "发表于", " 2026-12-2 10:00", " 2026-12-2 21:30", "2026-13-2 10:00", " 3 小时前",
+               "沙发", "5#", "#6", "7楼", "积分", "注册会员", "| 只看该作者", "投票对象：", "投票理由：", "改票对象：", "改票理由：",
+               "弃权", "西瓜", "：", "楼主 |"]
+
+
+@EXAMPLES
+@given(st.lists(st.sampled_from(PAGE_PIECES), max_size=60).map("".join))
+def test_any_page_gives_one_ballot_per_character_or_says_what_is_wrong(text):
+    try:
+        counted = parse.forum_posts(text, NAMES, CUTOFF)
+    except parse.ParseError:
+        return
+    voters = [voter for voter, _ in counted.ballots]
+    assert len(voters) == len(set(voters)) and set(voters) <= set(NAMES)
+    assert all(target in NAMES or target == "弃权" for _, target in counted.ballots)
+    assert not {poster for poster, _ in counted.voided} & set(voters)
