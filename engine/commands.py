@@ -66,11 +66,13 @@ class Ballots:
 class SpeedUp:
     """加速: these living players asked in the thread for the game to be sped up today (`forced`: the
     director speeds it up himself, "强制加速"). `at`: when it passed on the forum, as the bot writes a time;
-    kept so a count can void the 改票 posted after it ("进程加速后不允许改票，所有改票作废，但加速前的改票视为有效")."""
+    kept so a count can void the 改票 posted after it ("进程加速后不允许改票，所有改票作废，但加速前的改票视为有效").
+    `delay`: they asked for 延时 instead, where the post has it (M131: "未出局角色可在进程帖中申请加速或延时")."""
 
     askers: tuple[str, ...] = ()
     forced: bool = False
     at: str | None = None
+    delay: bool = False
 
 
 @dataclass(frozen=True)

@@ -726,27 +726,43 @@ class Game:
     # --- 加速 -----------------------------------------------------------------------------------------
     def _speed_up(self, cmd: SpeedUp) -> None:
         """"游戏进程是否加速视多数玩家的意愿为准": who asked today, and whether that is enough (or the director's
-        own "强制加速"). Once sped up the game stays so."""
+        own "强制加速"). Sped up, the game stays so, unless the post has 延时 (M131: "延迟成功时，不再视为“执行加速”
+        状态"), which passes on the same count."""
         s = self.state
+        word = "延时" if cmd.delay else "加速"
         if s.phase != "day":
-            raise Rejected("只有白天可以记录加速申请")
-        if s.carry.get("sped_up"):
+            raise Rejected(f"只有白天可以记录{word}申请")
+        if cmd.delay:
+            if not self.rules.delay:
+                raise Rejected("本局规则没有延时")
+            if cmd.forced:
+                raise Rejected("延时须由玩家在进程帖申请：请发送“延时 角色 角色 …”；导演调整时间请用“关门时间”")
+            if s.carry.get("delayed", {}).get("day") == s.day_no:
+                raise Rejected("今天的延时已经通过")
+        elif s.carry.get("sped_up"):
             raise Rejected("游戏进程已经加速")
         askers = []
         for spec in cmd.askers:
             p = self.find(spec)
             if not p.alive:
-                raise Rejected(f"{self.label(p)} 已出局，不能申请加速")
+                raise Rejected(f"{self.label(p)} 已出局，不能申请{word}")
             askers.append(p.name)
         if not askers and not cmd.forced:
-            raise Rejected("请写出在进程帖申请加速的角色：“加速 角色 角色 …”（导演执行加速：“加速 强制”）")
-        today = s.carry.setdefault("speed_asks", {}).setdefault(s.day_no, [])
+            raise Rejected(f"请写出在进程帖申请{word}的角色：“{word} 角色 角色 …”" + ("" if cmd.delay else "（导演执行加速：“加速 强制”）"))
+        today = s.carry.setdefault("delay_asks" if cmd.delay else "speed_asks", {}).setdefault(s.day_no, [])
         today += [n for n in dict.fromkeys(askers) if n not in today]
         living = len(s.alive())
         need = self.rules.speed_up_needed(living)
-        asked = f"今天申请加速的存活玩家 {len(today)} 名（" + "、".join(self.label(s.player(n)) for n in today) + f"），存活 {living} 名，需要至少 {need} 名"
+        asked = f"今天申请{word}的存活玩家 {len(today)} 名（" + "、".join(self.label(s.player(n)) for n in today) + f"），存活 {living} 名，需要至少 {need} 名"
         if not (cmd.forced or len(today) >= need):
-            self.tell("director", f"加速申请已记录：{asked}，尚未通过。")
+            self.tell("director", f"{word}申请已记录：{asked}，尚未通过。")
+            return
+        if cmd.delay:
+            was_sped_up = s.carry.pop("sped_up", None)
+            s.carry["delayed"] = {"day": s.day_no, "at": cmd.at}
+            self.tell("public", f"延时成功（申请延时的玩家 {len(today)} 名，存活 {living} 名）：本讨论日延长一天。"
+                      + (self.rules.delay if was_sped_up else ""))
+            self.tell("director", f"延时通过：{asked}。")
             return
         s.carry["sped_up"] = {"day": s.day_no, "at": cmd.at}
         why = "导演执行加速" if cmd.forced and len(today) < need else f"申请加速的玩家 {len(today)} 名，存活 {living} 名"

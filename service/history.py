@@ -66,7 +66,7 @@ def describe(payload: dict) -> str:
             return f"{words} " + ("无" if cmd.value in ("none", []) else " ".join(cmd.value) if isinstance(cmd.value, list) else str(cmd.value))
         case SpeedUp():
             when = f"（{cmd.at[5:10]} {cmd.at[11:16]}）" if cmd.at else ""  # "2026-12-01T18:30:00" → 12-01 18:30
-            return "加速 " + ("强制" if cmd.forced else " ".join(cmd.askers)) + when
+            return ("延时 " if cmd.delay else "加速 ") + ("强制" if cmd.forced else " ".join(cmd.askers)) + when
     return {"CloseDay": "关门", "OpenDay": "开门", "ResolveNight": "结算夜晚"}[payload["type"]]
 
 

@@ -15,7 +15,9 @@ from nonebug import App
 from bot_helpers import DIRECTOR, QQ, chat, day_two, director_hears, drain, labels, private, running_game, says, unvoted
 from engine import Ballots, CloseDay, OpenDay
 from service.models import DeadlineRow
+from rulesets.m131 import M131
 from service.texts import clock
+from test_bot_146 import does, started
 
 pytestmark = pytest.mark.usefixtures("clean")
 
@@ -71,6 +73,43 @@ async def test_a_speed_up_passes_with_half_of_the_living_and_voids_later_changes
         says(ctx, DIRECTOR, "计票完成：5号 西瓜 2.5票；结果：5号 西瓜。可公示的计票结果见上。\n"
                             "无效：橘子：改票发表于 12-01 18:40，进程已在 12-01 18:30 加速，加速后不允许改票，改票无效，仍按原投票计")
     assert t.game.state.carry["sped_up"] == {"day": 2, "at": "2026-12-01T18:30:00"}
+
+
+async def test_m131s_delay_ends_the_speed_up_and_extends_the_day(app: App, banshabot):
+    """M131: "未出局角色可在进程帖中申请加速或延时。当日申请人数在讨论日结束三个小时前……大于等于存活人数的一半，即判定
+    加速或延迟成功。" and "延迟成功时，不再视为“执行加速”状态。"."""
+    service = banshabot.service
+    t = await running_game(service)
+    await day_two(service, t)
+    await director(app, "关门时间 12-02 21:00", "本日关门时间改为 12-02 21:00，从关门起算的时限随之调整。")
+    cutoff = M131.asks_cutoff.text
+    # requests posted after 18:00, three hours before the end, do not count
+    await director(app, "延时 12-02 18:30 果果", f"未执行：延时申请须在 12-02 18:00 前（本日关门 12-02 21:00）：“{cutoff}”"
+                                                 "如果这些申请是在那之前发的，请写上时间：“延时 18:00 角色 …”。")
+    await director(app, "加速 强制", "【可公示】游戏进程加速（导演执行加速）。执行加速时，所有人不可改票，且发言不足或未投票者将不被判罚。",
+                   "加速通过：导演执行加速。", "已执行。")
+    await director(app, "延时 强制", "未执行：延时须由玩家在进程帖申请：请发送“延时 角色 角色 …”；导演调整时间请用“关门时间”")
+    await director(app, "延时 12-01 20:00 1 2 3 4 5 6",
+                   "延时申请已记录：今天申请延时的存活玩家 6 名（1号 果果、2号 橘子、3号 香蕉、4号 葡萄、5号 西瓜、6号 柠檬），"
+                   "存活 13 名，需要至少 7 名，尚未通过。", "已执行。")
+    assert t.game.state.carry["sped_up"]
+    await director(app, "延时 12-01 20:10 7",
+                   "【可公示】延时成功（申请延时的玩家 7 名，存活 13 名）：本讨论日延长一天。延迟成功时，不再视为“执行加速”状态。",
+                   "延时通过：今天申请延时的存活玩家 7 名（1号 果果、2号 橘子、3号 香蕉、4号 葡萄、5号 西瓜、6号 柠檬、7号 草莓），"
+                   "存活 13 名，需要至少 7 名。",
+                   "已执行。本日关门时间延后一天，改为 12-03 21:00（可用“关门时间”更改）。")
+    assert "sped_up" not in t.game.state.carry and clock(t.row.planned_close) == "12-03 21:00"
+    await director(app, "延时 8", "未执行：今天的延时已经通过")
+    # no longer sped up: who did not vote gets the post's card again
+    assert t.game.rules.no_vote_card(t.game)
+
+
+async def test_146_has_no_delay(app: App, banshabot):
+    service = banshabot.service
+    t = await started(service)
+    await does(service, t, OpenDay())
+    await director(app, "延时 1 2 3", "未执行：本局规则没有延时")
+    assert "delay_asks" not in t.game.state.carry
 
 
 async def test_after_a_speed_up_every_later_days_change_is_void(app: App, banshabot):
