@@ -759,7 +759,7 @@ class Game:
             return
         if cmd.delay:
             was_sped_up = s.carry.pop("sped_up", None)
-            s.carry["delayed"] = {"day": s.day_no, "at": cmd.at}
+            s.carry["delayed"] = {"day": s.day_no, "at": cmd.at, "sped_up": was_sped_up}
             self.tell("public", f"延时成功（申请延时的玩家 {len(today)} 名，存活 {living} 名）：本讨论日延长一天。"
                       + (self.rules.delay if was_sped_up else ""))
             self.tell("director", f"延时通过：{asked}。")

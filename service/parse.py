@@ -165,12 +165,15 @@ class ChangeRules:
 
     `cutoff`: "关门前一小时不得改票" — a change posted at or after it is void (`cutoff_text`: the post's words);
     `sped_up`: "进程加速后不允许改票，所有改票作废，但加速前的改票视为有效" — a change posted at or after it is void;
-    `all_void`: the game was sped up before today, so every 改票 of today is void."""
+    `all_void`: the game was sped up before today, so every 改票 of today is void;
+    `sped_up_until`: a 延时 ended the speed-up then (M131: "延迟成功时，不再视为“执行加速”状态"): a change posted
+    from then on counts again."""
 
     cutoff: datetime | None = None
     cutoff_text: str = ""
     sped_up: datetime | None = None
     all_void: bool = False
+    sped_up_until: datetime | None = None
 
 
 @dataclass
@@ -448,19 +451,24 @@ def _own(body: str, label: str, reason_label: str, quotes: bool) -> tuple[str, s
 
 def _change_void(post: _Post, rules: ChangeRules) -> str | None:
     """Why a 改票 posted at `post.time` does not count, or None."""
-    if rules.all_void:
+    until = rules.sped_up_until
+    if rules.all_void and until is None:
         return "进程已加速，加速后不允许改票"
     if post.time is None:
         return None
-    if rules.sped_up and post.time >= rules.sped_up:
-        return f"改票发表于 {post.time:%m-%d %H:%M}，进程已在 {rules.sped_up:%m-%d %H:%M} 加速，加速后不允许改票"
+    if until is None or post.time < until:
+        if rules.all_void:
+            return f"改票发表于 {post.time:%m-%d %H:%M}，进程在 {until:%m-%d %H:%M} 延时之前处于加速状态，加速时不允许改票"
+        if rules.sped_up and post.time >= rules.sped_up:
+            return (f"改票发表于 {post.time:%m-%d %H:%M}，进程已在 {rules.sped_up:%m-%d %H:%M} 加速"
+                    + (f"（{until:%m-%d %H:%M} 延时），加速时" if until else "，加速后") + "不允许改票")
     if rules.cutoff and post.time >= rules.cutoff:
         return f"改票发表于 {post.time:%m-%d %H:%M}，关门前一小时（{rules.cutoff:%m-%d %H:%M} 起）不得改票"
     return None
 
 
 def _change_unknown(post: _Post, rules: ChangeRules) -> bool:
-    return post.time is None and bool(rules.cutoff or rules.sped_up)
+    return post.time is None and bool(rules.cutoff or rules.sped_up or rules.sped_up_until)
 
 
 def _poster(line: str) -> str | None:

@@ -16,6 +16,7 @@ from bot_helpers import DIRECTOR, QQ, chat, day_two, director_hears, drain, labe
 from engine import Ballots, CloseDay, OpenDay
 from service.models import DeadlineRow
 from rulesets.m131 import M131
+from service.director import _paste
 from service.texts import clock
 from test_bot_146 import does, started
 
@@ -102,6 +103,17 @@ async def test_m131s_delay_ends_the_speed_up_and_extends_the_day(app: App, bansh
     await director(app, "延时 8", "未执行：今天的延时已经通过")
     # no longer sped up: who did not vote gets the post's card again
     assert t.game.rules.no_vote_card(t.game)
+    # a 改票 posted while the game was sped up (from 20:00, 强制 at the bot's clock, to the 延时 at 20:10) stays
+    # void; one posted after the 延时 counts
+    paste = "\n".join([
+        post("果果", "15:00", "投票对象：菠萝", "投票理由：划水"),
+        post("西瓜", "16:00", "投票对象：菠萝", "投票理由：划水"),
+        post("果果", "20:05"), post("果果", "15:00", "改票对象：西瓜", "改票理由：加速时改"),
+        post("西瓜", "20:30"), post("西瓜", "16:00", "改票对象：果果", "改票理由：延时后改"),
+    ])
+    ballots, notes = _paste(service, t, "exile", paste)
+    assert dict(ballots.ballots) == {"果果": "菠萝", "西瓜": "果果"}
+    assert "果果：改票发表于 12-01 20:05，进程已在 12-01 20:00 加速（12-01 20:10 延时），加速时不允许改票" in notes
 
 
 async def test_146_has_no_delay(app: App, banshabot):
