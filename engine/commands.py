@@ -57,6 +57,9 @@ class Ballots:
     kind: Literal["election", "exile"]
     ballots: tuple[tuple[str, str], ...]  # (voter, target or 弃权)
     changed: tuple[tuple[str, str], ...] = ()  # (voter, first target) of each 改票 counted, for the 票型
+    # (poster, why) of each who posted only ballots void by the post's format or 改票 rules (the bot's paste
+    # reader finds them): 无效票 in the count, not 未投票. A scenario's ballots are counted as written and have none.
+    void: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -126,7 +129,7 @@ _KINDS = {c.__name__: c for c in (Act, OpenDay, CloseDay, ResolveNight, Ballots,
                                    SpeedUp)}
 
 
-_PAIRS = {"ballots", "changed"}  # fields that hold (voter, target) pairs
+_PAIRS = {"ballots", "changed", "void"}  # fields that hold (voter, target) pairs
 
 
 def to_dict(cmd: Command) -> dict:

@@ -296,16 +296,22 @@ def _change_rules(service: Service, t: Table) -> parse.ChangeRules:
     if rules.change_cutoff and t.row.planned_close:
         cutoff = (t.row.planned_close - timedelta(minutes=rules.change_cutoff.count)).astimezone(zone()).replace(tzinfo=None)
     sped = g.state.carry.get("sped_up") if rules.speed_up_voids_changes else None
+    until = None
+    delayed = g.state.carry.get("delayed")
+    if not sped and rules.speed_up_voids_changes and delayed and delayed["day"] == g.state.day_no and delayed["sped_up"]:
+        # "延迟成功时，不再视为“执行加速”状态": today's changes posted while the game was still sped up stay void
+        sped, until = delayed["sped_up"], datetime.fromisoformat(delayed["at"]) if delayed["at"] else None
     at = datetime.fromisoformat(sped["at"]) if sped and sped["at"] else None
     return parse.ChangeRules(cutoff=cutoff, cutoff_text=rules.change_cutoff.text if rules.change_cutoff else "",
-                             sped_up=at, all_void=bool(sped) and (sped["day"] < g.state.day_no or at is None))
+                             sped_up=at, all_void=bool(sped) and (sped["day"] < g.state.day_no or at is None),
+                             sped_up_until=until)
 
 
 def _paste(service: Service, t: Table, kind: str, rest: str) -> tuple[Ballots, str]:
     """A paste read into the day's ballots, and what the director must know of it."""
     counted = parse.votes(rest, [s.name for s in t.seats], _change_rules(service, t))
     notes = [f"无效：{f}" for f in counted.flagged] + [f"注意：{n}" for n in counted.notes]
-    return Ballots(kind, tuple(counted.ballots), tuple(counted.changed)), "\n".join(notes)
+    return Ballots(kind, tuple(counted.ballots), tuple(counted.changed), tuple(counted.voided)), "\n".join(notes)
 
 
 async def _ballots(kind: str, service: Service, t: Table, qq: str, rest: str) -> str:
