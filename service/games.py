@@ -641,9 +641,9 @@ class Service:
             return [("private", t.seat_of(name).qq)]
         if kind == "team":
             row = await TeamRow.get_or_none(game_id=t.row.id, team=name)
-            if row and row.group_id:
+            if row and row.group_id and (t.row.status != "over" or await groups.holds(t, row)):
                 return [("group", row.group_id)]
-            # no group free for this team: relay to each member privately
+            # no group free for this team (or, the game over, given back): relay to each member privately
             return [("private", t.seat_of(n).qq) for n in t.game.state.teams.get(name, [])]
         return [("private", qq) for qq in t.row.directors]
 
@@ -858,6 +858,13 @@ class Service:
     # --- team groups -----------------------------------------------------------------------------------
     async def team_changed(self, t: Table, team: str, members: list[str]) -> None:
         await groups.assign_team(self, t, team, members)
+
+    def revived(self, t: Table) -> None:
+        """A correction brought a finished game back (its row already says so): it is among the games
+        not over again, and its players play in it."""
+        self.live[t.row.id] = t.row
+        for seat in t.seats:
+            self._plays(seat.qq, t.row.id)
 
     async def _game_over(self, t: Table) -> None:
         t.row.status = "over"
