@@ -91,7 +91,8 @@ class Seen:
     async def stored(self, key: str) -> bool:
         if self.file is not None:
             try:
-                return self.file.execute('SELECT 1 FROM "seen_message" WHERE "key"=?', (key,)).fetchone() is not None
+                # read to the end: no statement is left open to hold back the log's checkpoints
+                return bool(self.file.execute('SELECT 1 FROM "seen_message" WHERE "key"=? LIMIT 1', (key,)).fetchall())
             except sqlite3.Error:  # busy for a moment (a checkpoint restarting the log): ask tortoise
                 pass
         return await SeenMessage.exists(key=key)

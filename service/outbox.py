@@ -261,16 +261,26 @@ class Handed:
             return
         data = "".join(f"{i}\n" for i in sorted(ids)).encode("ascii")
         new = self.path.with_name(self.path.name + ".new")
-        new.write_bytes(data)
-        os.replace(new, self.path)
         self.close()
-        self.fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        try:
+            new.write_bytes(data)
+            os.replace(new, self.path)
+            self.fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        except OSError as exc:
+            self._unwritable(exc)
         self.size = len(data)
 
     def note(self, row_id: int) -> None:
         if self.fd is not None:
-            line = b"%d\n" % row_id
-            self.size += os.write(self.fd, line)
+            try:
+                self.size += os.write(self.fd, b"%d\n" % row_id)
+            except OSError as exc:
+                self._unwritable(exc)
+
+    def _unwritable(self, exc: OSError) -> None:
+        # a full disk: sending goes on; after a crash, what it did not note is sent without a look
+        log.error("cannot note what is handed to OneBot in %s: %s", self.path, exc)
+        self.close()
 
     def close(self) -> None:
         if self.fd is not None:
@@ -366,6 +376,8 @@ class Outbox:
         self._drop_settled({row.id for row in rows}, newest)
         if call is not None and self.call is None:
             self.connect(call)
+        if self.handed.path is not None and self.handed.fd is None:  # it could not be written: again
+            self._keep_handed()
         self.retry_now()
         await self.send(rows)
         await self.marks.drain()
@@ -393,6 +405,11 @@ class Outbox:
         for row_id in tried:
             self.entries[row_id].in_doubt = True
         self.handed.keep(tried)
+
+    def _keep_handed(self) -> None:
+        """The file of what was handed to OneBot, down to what may still be unrecorded (and what
+        waits: it may be handed over any moment)."""
+        self.handed.keep(set(self.entries) | set(self.marks.pending) | self.marks.unsettled)
 
     def retry_now(self) -> None:
         """Every chat waiting to retry a failed action tries it now, without anyone waiting for it
@@ -477,7 +494,7 @@ class Outbox:
         row.last_error = TRYING
         self.handed.note(row.id)  # before OneBot is called: after a crash, it may have gone out
         if self.handed.size > Handed.LIMIT:
-            self.handed.keep(set(self.entries) | set(self.marks.pending) | self.marks.unsettled)
+            self._keep_handed()
         lane.calling = True  # disconnect() cuts the call short: its answer will not come
         try:
             with self._watched(lane):

@@ -302,3 +302,11 @@ async def test_a_handling_waits_for_no_other_chats_unanswered_send(database):
                 break
             await asyncio.sleep(0.01)
         assert onebot.to(QQ["柠檬"]) == ["通灵：第一条", "通灵：第二条"]
+
+
+async def test_sending_goes_on_where_the_file_of_what_was_handed_over_cannot_be_written(database, tmp_path):
+    onebot = OneBot()
+    async with running(onebot, handed=tmp_path / "gone" / "sending") as service:  # (a full disk, say)
+        await service.queue(("private", QQ["西瓜"]), "照常发送")
+        await service.delivered()
+    assert onebot.to(QQ["西瓜"]) == ["照常发送"]
