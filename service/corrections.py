@@ -20,7 +20,7 @@ out with the correction.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import timedelta
 
 from tortoise.transactions import in_transaction
@@ -224,7 +224,7 @@ async def propose_recount(service: Service, t: Table, qq: str, kind: str | None,
         word = {"election": "警长竞选", "exile": "放逐投票"}.get(kind, "")
         return f"今天还没有{word}计票，请直接发送“{'竞选' if kind == 'election' else '投票'}”加投票帖。"
     row, old = counts[-1]
-    new = Ballots(old.kind, ballots.ballots, ballots.changed)
+    new = replace(ballots, kind=old.kind)  # the paste's ballots, 改票 and void posts, for the count it replaces
     p = await _propose(service, t, qq, rows, entries, "重新计票", row.seq, to_dict(new))
     word = "警长竞选" if old.kind == "election" else "放逐投票"
     return f"重新计票：以新的投票帖代替第{row.seq + 1}条的{word}计票\n" + _shown(t, p)

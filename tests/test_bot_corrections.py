@@ -38,6 +38,7 @@ from bot_helpers import (
     treehole,
 )
 from engine import Ballots, Card, CloseDay, FactionLoss, OpenDay
+from service import corrections
 
 pytestmark = pytest.mark.usefixtures("clean")
 
@@ -201,6 +202,22 @@ async def test_a_recount_replaces_the_days_count(app: App, banshabot):
     async with chat(app) as (ctx, bot):
         ctx.receive_event(bot, private(DIRECTOR, "撤销"))
         says_with(ctx, DIRECTOR, "第12条 12-01 20:00 导演 10000：投票 果果:西瓜 橘子:西瓜 西瓜:果果")
+
+
+async def test_a_recount_keeps_the_posts_its_paste_voids(app: App, banshabot):
+    """A post the new paste voids is counted under 无效票 with why, as in a first count, not as 未投票."""
+    service = banshabot.service
+    t = await running_game(service)
+    await day_two(service, t)
+    await director_does(service, t, Ballots("exile", (("果果", "菠萝"),)))
+    paste = "\n".join(["果果 发表于 2026-12-1 15:00", "投票对象：西瓜", "投票理由：悍跳",
+                       "柠檬 发表于 2026-12-1 15:30", "我投西瓜"])
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(DIRECTOR, "重新计票 投票\n" + paste))
+        says_with(ctx, DIRECTOR, "重新计票：以新的投票帖代替第12条的放逐投票计票")
+    assert await corrections.confirm(service, t, str(DIRECTOR)) == "已重新计票（第12条），相关玩家已收到更正。"
+    counts = [text for text in texts_to(await drain(), DIRECTOR) if text.startswith("【可公示】第2天放逐投票结果")]
+    assert counts and "无效票：6号 柠檬（" in counts[-1] and "柠檬" not in counts[-1].split("未投票：")[-1].split("\n")[0]
 
 
 async def test_a_correction_shown_goes_stale_when_the_game_moves_on(app: App, banshabot):
