@@ -26,6 +26,12 @@ SHAPES = {
                                           "改票对象：西瓜 改票理由：换\n") * (n // 60),
     "a post full of 改票对象": lambda n: "果果 发表于 2026-12-2 10:00\n果果 发表于 2026-12-2 09:00\n" + "改票对象 " * (n // 5),
     "spaces after 发表于": lambda n: "果果 发表于 2026" + " " * n + "-12-2",
+    # a whole page copied: profiles, floor marks and buttons around each post; names on line after line before
+    # one 发表于 (each read as the author until the next); a mobile copy's times alone under the names
+    "a desktop page copy": lambda n: ("果果\n15\n主题\n120\n帖子\n注册会员\nRank: 2\nUID 10086\n发消息\n沙发\n"
+                                      "发表于 2026-12-2 10:23:45 | 只看该作者\n投票对象：橘子\n投票理由：好\n回复\n举报\n") * (n // 110),
+    "names before one 发表于": lambda n: "果果 发表于 2026-12-2 10:00\n投票对象：橘子\n" + "橘子\n" * (n // 3) + "发表于 2026-12-2 11:00",
+    "a mobile page copy": lambda n: "沙发 果果\n2026-12-2 10:23\n投票对象：橘子 投票理由：好\n" * (n // 40),
 }
 
 

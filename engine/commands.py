@@ -57,17 +57,22 @@ class Ballots:
     kind: Literal["election", "exile"]
     ballots: tuple[tuple[str, str], ...]  # (voter, target or 弃权)
     changed: tuple[tuple[str, str], ...] = ()  # (voter, first target) of each 改票 counted, for the 票型
+    # (poster, why) of each who posted only ballots void by the post's format or 改票 rules (the bot's paste
+    # reader finds them): 无效票 in the count, not 未投票. A scenario's ballots are counted as written and have none.
+    void: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
 class SpeedUp:
     """加速: these living players asked in the thread for the game to be sped up today (`forced`: the
     director speeds it up himself, "强制加速"). `at`: when it passed on the forum, as the bot writes a time;
-    kept so a count can void the 改票 posted after it ("进程加速后不允许改票，所有改票作废，但加速前的改票视为有效")."""
+    kept so a count can void the 改票 posted after it ("进程加速后不允许改票，所有改票作废，但加速前的改票视为有效").
+    `delay`: they asked for 延时 instead, where the post has it (M131: "未出局角色可在进程帖中申请加速或延时")."""
 
     askers: tuple[str, ...] = ()
     forced: bool = False
     at: str | None = None
+    delay: bool = False
 
 
 @dataclass(frozen=True)
@@ -124,7 +129,7 @@ _KINDS = {c.__name__: c for c in (Act, OpenDay, CloseDay, ResolveNight, Ballots,
                                    SpeedUp)}
 
 
-_PAIRS = {"ballots", "changed"}  # fields that hold (voter, target) pairs
+_PAIRS = {"ballots", "changed", "void"}  # fields that hold (voter, target) pairs
 
 
 def to_dict(cmd: Command) -> dict:

@@ -692,6 +692,8 @@ class Game:
         if cmd.kind == "exile" and "election" in s.day.votes and "election" not in s.day.counted:
             # a day with both: "最先高票者当选警长，出人票最高者出局" — the election is counted first
             raise Rejected("今天先统计警长竞选，再统计放逐投票：请先提交警长竞选的票")
+        if unknown := [v for v, _ in cmd.void if s.player(v) is None]:
+            raise Rejected(f"没有角色「{unknown[0]}」")
         valid: list[tuple[str, str, Fraction]] = []
         void: list[str] = []
         voted: set[str] = set()
@@ -742,27 +744,43 @@ class Game:
     # --- 加速 -----------------------------------------------------------------------------------------
     def _speed_up(self, cmd: SpeedUp) -> None:
         """"游戏进程是否加速视多数玩家的意愿为准": who asked today, and whether that is enough (or the director's
-        own "强制加速"). Once sped up the game stays so."""
+        own "强制加速"). Sped up, the game stays so, unless the post has 延时 (M131: "延迟成功时，不再视为“执行加速”
+        状态"), which passes on the same count."""
         s = self.state
+        word = "延时" if cmd.delay else "加速"
         if s.phase != "day":
-            raise Rejected("只有白天可以记录加速申请")
-        if s.carry.get("sped_up"):
+            raise Rejected(f"只有白天可以记录{word}申请")
+        if cmd.delay:
+            if not self.rules.delay:
+                raise Rejected("本局规则没有延时")
+            if cmd.forced:
+                raise Rejected("延时须由玩家在进程帖申请：请发送“延时 角色 角色 …”；导演调整时间请用“关门时间”")
+            if s.carry.get("delayed", {}).get("day") == s.day_no:
+                raise Rejected("今天的延时已经通过")
+        elif s.carry.get("sped_up"):
             raise Rejected("游戏进程已经加速")
         askers = []
         for spec in cmd.askers:
             p = self.find(spec)
             if not p.alive:
-                raise Rejected(f"{self.label(p)} 已出局，不能申请加速")
+                raise Rejected(f"{self.label(p)} 已出局，不能申请{word}")
             askers.append(p.name)
         if not askers and not cmd.forced:
-            raise Rejected("请写出在进程帖申请加速的角色：“加速 角色 角色 …”（导演执行加速：“加速 强制”）")
-        today = s.carry.setdefault("speed_asks", {}).setdefault(s.day_no, [])
+            raise Rejected(f"请写出在进程帖申请{word}的角色：“{word} 角色 角色 …”" + ("" if cmd.delay else "（导演执行加速：“加速 强制”）"))
+        today = s.carry.setdefault("delay_asks" if cmd.delay else "speed_asks", {}).setdefault(s.day_no, [])
         today += [n for n in dict.fromkeys(askers) if n not in today]
         living = len(s.alive())
         need = self.rules.speed_up_needed(living)
-        asked = f"今天申请加速的存活玩家 {len(today)} 名（" + "、".join(self.label(s.player(n)) for n in today) + f"），存活 {living} 名，需要至少 {need} 名"
+        asked = f"今天申请{word}的存活玩家 {len(today)} 名（" + "、".join(self.label(s.player(n)) for n in today) + f"），存活 {living} 名，需要至少 {need} 名"
         if not (cmd.forced or len(today) >= need):
-            self.tell("director", f"加速申请已记录：{asked}，尚未通过。")
+            self.tell("director", f"{word}申请已记录：{asked}，尚未通过。")
+            return
+        if cmd.delay:
+            was_sped_up = s.carry.pop("sped_up", None)
+            s.carry["delayed"] = {"day": s.day_no, "at": cmd.at, "sped_up": was_sped_up}
+            self.tell("public", f"延时成功（申请延时的玩家 {len(today)} 名，存活 {living} 名）：本讨论日延长一天。"
+                      + (self.rules.delay if was_sped_up else ""))
+            self.tell("director", f"延时通过：{asked}。")
             return
         s.carry["sped_up"] = {"day": s.day_no, "at": cmd.at}
         why = "导演执行加速" if cmd.forced and len(today) < need else f"申请加速的玩家 {len(today)} 名，存活 {living} 名"
@@ -871,12 +889,15 @@ class Game:
 
 class _Ballots:
     """One count's ballots as the thread reads them: the counts sorted, the 票型 with each 改票, who
-    abstained, who did not vote, and whose ballot was void."""
+    abstained, who did not vote, and whose ballot was void (with why, where the post's format or 改票
+    rules made it so)."""
 
     def __init__(self, g: Game, cmd: Ballots, valid: list[tuple[str, str, Fraction]], void: list[str]):
-        self.g, self.kind, self.valid, self.void = g, cmd.kind, valid, void
+        self.g, self.kind, self.valid = g, cmd.kind, valid
         self.first = dict(cmd.changed)
         self.cast = {voter for voter, _ in cmd.ballots}
+        # a void post is a reply to the vote thread all the same: its poster is not one who did not vote
+        self.void = [(name, "") for name in void] + [(v, why) for v, why in cmd.void if v not in self.cast]
 
     def label(self, name: str) -> str:
         return name if name == ABSTAIN else self.g.label(self.g.state.player(name))
@@ -889,7 +910,8 @@ class _Ballots:
     def missing(self) -> list[Player]:
         """The living who could vote today and cast nothing."""
         day = self.g.state.day
-        return [p for p in self.g.state.alive() if p.name not in self.cast and p.name not in day.may_not_vote]
+        posted = self.cast | {name for name, _ in self.void}
+        return [p for p in self.g.state.alive() if p.name not in posted and p.name not in day.may_not_vote]
 
     def text(self, heading: str, counts: dict[str, Fraction], result: str | None, notes: list[str]) -> str:
         lines = [heading, self.counts_line(counts), self._result(counts, result)]
@@ -897,10 +919,11 @@ class _Ballots:
         if cast:
             lines.append("票型：")
             lines += [f"{self.label(v)} → {self.label(t)}" + self._notes(v, w) for v, t, w in cast]
-        for word, names in (("弃权", [v for v, t, _ in self.valid if t == ABSTAIN]), ("未投票", [p.name for p in self.missing()]),
-                            ("无效票", self.void)):
-            if names:
-                lines.append(f"{word}：" + "、".join(self.label(n) + (self._notes(n) if word == "弃权" else "") for n in names))
+        for word, shown in (("弃权", [self.label(v) + self._notes(v) for v, t, _ in self.valid if t == ABSTAIN]),
+                            ("未投票", [self.label(p.name) for p in self.missing()]),
+                            ("无效票", [self.label(n) + (f"（{why}）" if why else "") for n, why in self.void])):
+            if shown:
+                lines.append(f"{word}：" + "、".join(shown))
         if notes:
             lines.append("计票说明：" + "；".join(notes))
         return "\n".join(lines)
@@ -912,7 +935,7 @@ class _Ballots:
 
     def _result(self, counts: dict[str, Fraction], result: str | None) -> str:
         best = max(counts.values(), default=ZERO)
-        top = [n for n, v in counts.items() if v == best and v > 0]
+        top = sorted((n for n, v in counts.items() if v == best and v > 0), key=lambda n: self.g.state.player(n).seat)
         tied = f"平票（{'、'.join(self.label(n) for n in top)} 各{written(best)}票），" if len(top) > 1 else ""
         if self.kind == "election":
             return f"结果：{tied}" + (f"{self.label(result)} 当选警长" if result else "本局没有警长")

@@ -117,6 +117,10 @@ class Ruleset:
     change_cutoff: Quota | None = None
     # the post's words making a 改票 after a speed-up void (None: the post says nothing of it)
     speed_up_voids_changes: str | None = None
+    # 延时: the post's words for a day extended at the players' request (None: the post has no 延时)
+    delay: str | None = None
+    # how long before the day's end the players' requests (加速, 延时) must be in, with the post's words
+    asks_cutoff: Quota | None = None
     # the witch's night slot, whose answer is one of her potions (救药 / 毒药) or 放弃
     potion_slot: str | None = None
 

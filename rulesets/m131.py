@@ -207,6 +207,11 @@ class M131(Ruleset):
                            text="一般讨论日持续一天，本局周末不延时（讨论日结束三个小时前一般为最后一个自然日的18:00）")
     change_cutoff = Quota(60, "关门前一小时不允许改票或代投，执行加速时不允许改票。")
     speed_up_voids_changes = "执行加速时，所有人不可改票，且发言不足或未投票者将不被判罚。"
+    # "未出局角色可在进程帖中申请加速或延时。当日申请人数在讨论日结束三个小时前（一般为最后一个自然日的18:00）大于等于
+    # 存活人数的一半，即判定加速或延迟成功。" / "延迟成功时，不再视为“执行加速”状态。" The post does not say by how much
+    # a 延时 extends the day; as "一般讨论日持续一天", it extends it by one day (docs/rules-M131.md, Ambiguity 23).
+    delay = "延迟成功时，不再视为“执行加速”状态。"
+    asks_cutoff = Quota(180, "当日申请人数在讨论日结束三个小时前（一般为最后一个自然日的18:00）大于等于存活人数的一半，即判定加速或延迟成功。")
     potion_slot = "女巫"
     skills = {
         s.name: s

@@ -1,35 +1,59 @@
-"""The director's corrections: `撤销` takes back one of his commands of the running phase, `重新计票`
-replaces the day's count with a new paste.
+"""The director's corrections: `撤销` takes back one of his commands of the running phase (a correction
+too), `重新计票` replaces the day's count with a new paste.
 
 A game is its log, so a correction rebuilds the game from the log with that one entry taken back or
 replaced. Before anything changes the director is shown what differs (deaths, counts, feedback, who
 must be told) and confirms (`确认`) or drops it (`取消`). Confirmed, the correction is stored as a log
 entry of its own (service/history.py), everyone who was told something no longer true is told so, and
-what the new history says that the old did not is delivered as any command's consequences are.
+what the new history says that the old did not is delivered as any command's consequences are. A
+correction of a finished game after which it is not over brings it back: its groups lent again, its
+players told, its time limits running.
 
-Only the directors' entries are taken back. A player's accepted action never is: a correction after
-which one of them would no longer be accepted is refused, naming it. An automatic entry (a time limit
-that passed, a settlement) that the new history no longer has is left out with the correction.
+Only the directors' entries are taken back. A player's accepted action never is. One whose grounds
+went with the correction itself (last words or a decision owed by a death that no longer happens, a
+night action of a player who is now out, anything sent before a new end of the game) stays in the
+log, no longer in effect, and its sender is told; taking the correction back gives it back its
+effect. A correction after which any other of them would be refused is not made, naming it. An
+automatic entry (a time limit that passed, a settlement) that the new history no longer has is left
+out with the correction.
 """
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from datetime import timedelta
 
 from tortoise.transactions import in_transaction
 
-from engine import Ballots, CloseDay, Game, OpenDay, ResolveNight, Timeout
+from engine import Act, Ballots, CloseDay, Game, OpenDay, ResolveNight, Timeout
 from engine.commands import Command, from_dict, to_dict
 from engine.events import DeadlineEnd, DeadlineStart, Feedback, GameOver, Notice, Outcome, TeamChange
+from engine.game import LAST_WORDS, PASS
 from rulesets import get as get_ruleset
 
-from . import history
+from . import groups, history
 from .games import Service, ServiceError, Table
 from .models import CommandRow, DeadlineRow
 from .texts import clock
 
 AUTOMATIC = ("deadline", "auto")  # sources of the entries the bot makes itself
 SHOWN = 10  # how many of the running phase's director entries `撤销` lists
+
+
+@dataclass(frozen=True)
+class Grounds:
+    """What an act was accepted on: whether its sender's character was in the game, and what a `放弃`
+    answered (his night's decisions, a question his death asked, his last words)."""
+
+    alive: bool
+    asked: frozenset[str] = frozenset()
+
+    def stored(self) -> dict:
+        return {"alive": self.alive, "asked": sorted(self.asked)}
+
+    @classmethod
+    def read(cls, record: dict) -> "Grounds":
+        return cls(record["alive"], frozenset(record.get("asked", ())))
 
 
 @dataclass
@@ -40,6 +64,7 @@ class Proposal:
     seq: int  # the entry it takes back or replaces
     command: dict | None  # the replacement (None: taken back)
     void: list[int]  # automatic entries the new history no longer has
+    moot: list[dict]  # acts no longer in effect in the new history: seq, why, the grounds they were accepted on
     log_length: int  # entries in the log when it was shown: a new one makes it stale
     by: str  # the director who asked
     game: Game  # the game rebuilt with it
@@ -47,39 +72,99 @@ class Proposal:
     withdrawn: dict[str, list[str]] = field(default_factory=dict)  # audience -> messages no longer true
     changes: list[str] = field(default_factory=list)  # what differs in the game, in words
     reopened_day: bool = False  # a 开门 taken back: the day's announced closing time goes with it
+    close_moves: int = 0  # days the day's closing time moves: a 延时 (M131) taken back or brought back
+    revived: list[str] | None = None  # a finished game goes on: how its groups come back (None: it does not)
 
 
 @dataclass
 class _History:
     game: Game
-    steps: list[tuple[int, Command, list]]  # (seq, command, its events)
-    void: list[int]
+    steps: list[tuple[int, Command, list]] = field(default_factory=list)  # (seq, command, its events)
+    void: list[int] = field(default_factory=list)
+    moot: dict[int, tuple[str, Grounds]] = field(default_factory=dict)  # seq -> why, the grounds it had
+    grounds: dict[int, Grounds] = field(default_factory=dict)  # each act in effect: what it was accepted on
 
 
 def _rules(t: Table):
     return get_ruleset(t.row.ruleset)
 
 
-def _replay(t: Table, entries: list[tuple[CommandRow, Command]]) -> _History:
-    """The game played from the start through `entries`. An automatic entry that is no longer accepted is
-    left out; anything else refused raises ServiceError naming it."""
-    game = Game(_rules(t), [(s.name, s.role) for s in t.seats], seed=t.row.seed)
-    steps, void = [], []
+def _grounds(game: Game, act: Act) -> Grounds | None:
+    p = game.state.player(act.by)
+    if p is None:
+        return None
+    return Grounds(p.alive, _asked(game, p.name) if act.skill == PASS else frozenset())
+
+
+def _asked(game: Game, name: str) -> frozenset[str]:
+    """What a `放弃` of this player answers now (engine/game.py `_pass`)."""
+    out = set()
+    if game.phase == "night" and not game.night.resolved:
+        out |= {f"夜晚:{slot}" for who, slot in game.rules.awaiting(game) if who == name}
+    questions = {f"决定:{q.skill}" for q in game.state.pending if q.who == name}
+    if not questions and game.owes_last_words(name):
+        questions.add(LAST_WORDS)
+    return frozenset(out | questions)
+
+
+def _gone(game: Game, act: Act, was: Grounds | None, now: Grounds | None) -> str | None:
+    """Why an act accepted on `was` no longer applies where the new history has come to (None: it is
+    tried). Its sender is no longer out, or is out now; a `放弃` would answer something else."""
+    if game.phase == "over":
+        return "游戏已经结束"
+    if was is None or now is None:
+        return None
+    if was.alive != now.alive:
+        return "不再出局" if now.alive else "已出局"
+    if act.skill == PASS and not (now.asked <= was.asked and (now.asked or not was.asked)):
+        return "要决定的事已经不同"
+    return None
+
+
+def _lost_right(game: Game, act: Act) -> str | None:
+    """Why a refused act lost its grounds: the right or the question it answered is not there (None:
+    refused for another reason, which no correction may cause)."""
+    p = game.state.player(act.by)
+    if p is None:
+        return None
+    if act.skill == LAST_WORDS:
+        return None if p.name in game.state.carry.get("words_offered", []) else "不再有遗言权利"
+    skill = game.rules.skill(act.skill)
+    if skill is None or act.skill == PASS:
+        return None
+    if skill.when == "decision":
+        return None if game.pending_for(p.name, skill.name) else f"不再需要发动<{skill.name}>"
+    return None if p.alive else "已出局"
+
+
+def _replay(t: Table, entries: list[tuple[CommandRow, Command]], known: dict[int, Grounds]) -> _History:
+    """The game played from the start through `entries`. An act whose grounds are gone (`known`: what
+    each was accepted on) is moot; an automatic entry that is no longer accepted is left out; anything
+    else refused raises ServiceError naming it."""
+    h = _History(Game(_rules(t), [(s.name, s.role) for s in t.seats], seed=t.row.seed))
+    game = h.game
     for row, cmd in entries:
+        automatic = row.source.split(":")[0] in AUTOMATIC
+        act = isinstance(cmd, Act) and not automatic
+        if act:
+            now = _grounds(game, cmd)
+            was = known.get(row.seq)
+            if why := _gone(game, cmd, was, now):
+                h.moot[row.seq] = (why, was or now)
+                continue
         outcome = game.apply(cmd)
         if outcome.ok:
-            steps.append((row.seq, cmd, outcome.events))
-        elif row.source.split(":")[0] in AUTOMATIC:
-            void.append(row.seq)
+            h.steps.append((row.seq, cmd, outcome.events))
+            if act and now is not None:
+                h.grounds[row.seq] = now
+        elif automatic:
+            h.void.append(row.seq)
+        elif act and now is not None and (why := _lost_right(game, cmd)):
+            h.moot[row.seq] = (why, was or now)
         else:
-            raise ServiceError(f"更正后，第{row.seq + 1}条（{history.who(t, row.source)}：{history.describe(row.payload)}）不再成立："
+            raise ServiceError(f"更正后，第{row.seq + 1}条（{history.said(t, row)}）不再成立："
                                f"{outcome.error}。玩家已被接受的行动不会被撤销，所以这项更正不能执行。")
-    return _History(game, steps, void)
-
-
-async def _entries(t: Table) -> tuple[list[CommandRow], list[tuple[CommandRow, Command]]]:
-    rows = await CommandRow.filter(game_id=t.row.id).order_by("seq")
-    return rows, history.effective(rows)
+    return h
 
 
 def _phase_start(entries: list[tuple[CommandRow, Command]]) -> int:
@@ -87,14 +172,33 @@ def _phase_start(entries: list[tuple[CommandRow, Command]]) -> int:
     return next((i for i in range(len(entries) - 1, -1, -1) if isinstance(entries[i][1], (CloseDay, OpenDay))), 0)
 
 
+def _undoable(rows: list[CommandRow], entries: list[tuple[CommandRow, Command]]) -> dict[int, tuple[CommandRow, Command | None]]:
+    """The directors' entries of the running phase in effect, by seq: commands as the corrections read
+    them, and the corrections that hold (no command)."""
+    start = entries[_phase_start(entries)][0].seq if entries else 0
+    mine = {row.seq: (row, cmd) for row, cmd in entries if row.seq >= start}
+    mine.update((row.seq, (row, None)) for row in history.in_force(rows) if row.seq >= start)
+    return {seq: mine[seq] for seq in sorted(mine) if mine[seq][0].source.startswith("director:")}
+
+
+def _said(t: Table, row: CommandRow, cmd: Command | None) -> str:
+    """An entry as it now reads."""
+    return history.said(t, row) if cmd is None else f"{history.who(t, row.source)}：{history.describe(to_dict(cmd))}"
+
+
+async def _entries(t: Table) -> tuple[list[CommandRow], list[tuple[CommandRow, Command]]]:
+    rows = await CommandRow.filter(game_id=t.row.id).order_by("seq")
+    return rows, history.effective(rows)
+
+
 # --- what the director is shown ---------------------------------------------------------------------------
 async def listing(t: Table) -> str:
     """`撤销` alone: the directors' entries of the running phase, latest last."""
-    _, entries = await _entries(t)
-    mine = [(row, cmd) for row, cmd in entries[_phase_start(entries):] if row.source.startswith("director:")][-SHOWN:]
+    rows, entries = await _entries(t)
+    mine = list(_undoable(rows, entries).values())[-SHOWN:]
     if not mine:
         return "本阶段没有导演的操作可以撤销。（玩家已被接受的行动不能撤销；重新统计今天的票请发送“重新计票”加投票帖）"
-    lines = [f"第{row.seq + 1}条 {clock(row.at)} {history.who(t, row.source)}：{history.describe(to_dict(cmd))}" for row, cmd in mine]
+    lines = [f"第{row.seq + 1}条 {clock(row.at)} {_said(t, row, cmd)}" for row, cmd in mine]
     last = mine[-1][0].seq + 1
     return "本阶段导演的操作：\n" + "\n".join(lines) + f"\n发送“撤销 编号”（如“撤销 {last}”）查看撤销后会有什么不同，确认后才会执行。"
 
@@ -103,13 +207,13 @@ async def propose_undo(service: Service, t: Table, qq: str, number: int) -> str:
     """`撤销 N`: what taking back entry N (as the log numbers it, from 1) would change."""
     seq = number - 1
     rows, entries = await _entries(t)
-    mine = {row.seq: (row, cmd) for row, cmd in entries[_phase_start(entries):] if row.source.startswith("director:")}
+    mine = _undoable(rows, entries)
     if seq not in mine:
         return f"第{number}条不是本阶段导演的操作，不能撤销。发送“撤销”查看可以撤销的操作。"
     row, cmd = mine[seq]
     p = await _propose(service, t, qq, rows, entries, "撤销", seq, None)
     p.reopened_day = isinstance(cmd, OpenDay)
-    return f"撤销第{number}条（{clock(row.at)} {history.who(t, row.source)}：{history.describe(row.payload)}）\n" + _shown(t, p)
+    return f"撤销第{number}条（{clock(row.at)} {history.said(t, row)}）\n" + _shown(t, p)
 
 
 async def propose_recount(service: Service, t: Table, qq: str, kind: str | None, ballots: Ballots) -> str:
@@ -120,7 +224,7 @@ async def propose_recount(service: Service, t: Table, qq: str, kind: str | None,
         word = {"election": "警长竞选", "exile": "放逐投票"}.get(kind, "")
         return f"今天还没有{word}计票，请直接发送“{'竞选' if kind == 'election' else '投票'}”加投票帖。"
     row, old = counts[-1]
-    new = Ballots(old.kind, ballots.ballots, ballots.changed)
+    new = replace(ballots, kind=old.kind)  # the paste's ballots, 改票 and void posts, for the count it replaces
     p = await _propose(service, t, qq, rows, entries, "重新计票", row.seq, to_dict(new))
     word = "警长竞选" if old.kind == "election" else "放逐投票"
     return f"重新计票：以新的投票帖代替第{row.seq + 1}条的{word}计票\n" + _shown(t, p)
@@ -129,13 +233,72 @@ async def propose_recount(service: Service, t: Table, qq: str, kind: str | None,
 async def _propose(service: Service, t: Table, qq: str, rows, entries, kind: str, seq: int, command: dict | None) -> Proposal:
     if t.game is None:
         raise ServiceError("游戏还没有开始")
-    old = _replay(t, entries)
-    new = _replay(t, [(row, from_dict(command) if row.seq == seq else cmd) for row, cmd in entries
-                      if not (row.seq == seq and command is None)])
-    p = Proposal(kind, seq, command, new.void, len(rows), qq, new.game)
-    _differences(t, old, new, seq, p)
+    old = _replay(t, entries, {})
+    mine = CommandRow(game_id=t.row.id, seq=len(rows), source=f"director:{qq}",
+                      payload={"type": history.CORRECTION, "seq": seq, "command": command})
+    _, moot = history.left_out(history.in_force(rows))
+    known = {seq: Grounds.read(m) for seq, m in moot.items()} | old.grounds
+    new = _replay(t, history.replayed([*rows, mine]), known)
+    stored = [{"seq": s, "why": why, **grounds.stored()} for s, (why, grounds) in sorted(new.moot.items())]
+    p = Proposal(kind, seq, command, new.void, stored, len(rows), qq, new.game)
+    _differences(t, old, new, p, *_moot(t, new, rows, moot))
+    p.close_moves = _delayed(new.game) - _delayed(old.game)
+    if p.close_moves and t.row.planned_close:
+        p.changes.append(f"本日关门时间：{clock(t.row.planned_close)} → {clock(_moved(t, p))}")
+    if old.game.phase == "over" and new.game.phase != "over":
+        p.revived = _regrouped(await _groups_back(t, "再重新发送这项更正。"))
     t.proposed = p
     return p
+
+
+def _delayed(game: Game) -> int:
+    """Whether the running day is extended by a 延时 ("本讨论日延长一天"): its closing time is a day later."""
+    return int(game.phase == "day" and game.state.carry.get("delayed", {}).get("day") == game.state.day_no)
+
+
+def _moved(t: Table, p: Proposal):
+    return t.row.planned_close + timedelta(days=p.close_moves)
+
+
+async def _groups_back(t: Table, then: str) -> list:
+    """The groups a finished game gets back to go on (service/groups.py `regained`); with a team left
+    without one, the director is told what to do and nothing changes."""
+    plan, short = await groups.regained(t)
+    if short:
+        taken = "；".join(f"{row.team}的QQ群 {row.group_id} " + (f"已借给 #{game}" if game else "已移出群池") for row, game in short)
+        raise ServiceError(f"这局游戏结束后，{taken}，群池里也没有空闲的群可以代替，所以游戏还不能恢复进行。"
+                           f"请先发送“群池 添加 群号”加入一个空群，{then}")
+    return plan
+
+
+def _regrouped(plan: list) -> list[str]:
+    return [f"{row.team} 使用QQ群 {group}" + ("" if group == row.group_id else f"（原来的群 {row.group_id} 已被占用）")
+            + "，队员需要重新加群" for row, group in plan]
+
+
+def _what(act: Act) -> str:
+    return {LAST_WORDS: "遗言", PASS: "放弃"}.get(act.skill, f"<{act.skill}>")
+
+
+def _moot(t: Table, new: _History, rows: list[CommandRow], before: dict[int, dict]) -> tuple[list[str], list[Notice]]:
+    """The acts the correction puts out of effect (`before`: those already out), and those it gives
+    their effect back: what the director is shown of each, and what its sender is told. (A player's act
+    is never replaced by a correction, so the log holds it as it was sent.)"""
+    acts = {row.seq: from_dict(row.payload) for row in rows if row.seq in new.moot or row.seq in before}
+    label = lambda act: _audience(t, f"player:{act.by}")  # noqa: E731
+    lines, notices = [], []
+    for seq, (why, _) in sorted(new.moot.items()):
+        if seq not in before:
+            act = acts[seq]
+            lines.append(f"{label(act)} 的{_what(act)}（第{seq + 1}条）不再成立（{why}），仍记在日志中")
+            notices.append(Notice(f"player:{act.by}", f"【更正】你的{_what(act)}不再成立（{why}）。它仍记在日志（树洞）中，"
+                                                       "如果这项更正以后被撤销，会恢复有效。"))
+    for seq in sorted(before):
+        if seq in new.grounds:
+            act = acts[seq]
+            lines.append(f"{label(act)} 的{_what(act)}（第{seq + 1}条）恢复有效")
+            notices.append(Notice(f"player:{act.by}", f"【更正】你的{_what(act)}恢复有效。"))
+    return lines, notices
 
 
 def _messages(steps, seq: int) -> list[tuple[tuple[str, str], object]]:
@@ -170,7 +333,17 @@ def _open_limits(h: _History) -> dict[str, DeadlineStart]:
     return {} if h.game.phase == "over" else running
 
 
-def _differences(t: Table, old: _History, new: _History, seq: int, p: Proposal) -> None:
+def _first_change(old: _History, new: _History) -> int:
+    """The first entry at which the two histories part: what each told anyone before it is the same."""
+    for (seq, cmd, _), (other, changed, _) in zip(old.steps, new.steps):
+        if seq != other or cmd != changed:
+            return min(seq, other)
+    rest = old.steps[len(new.steps):] or new.steps[len(old.steps):]
+    return rest[0][0] if rest else 1 << 62
+
+
+def _differences(t: Table, old: _History, new: _History, p: Proposal, moot: list[str], notices: list[Notice]) -> None:
+    seq = _first_change(old, new)
     before, after = _messages(old.steps, seq), _messages(new.steps, seq)
     for (audience, text), _ in _minus(before, after):
         p.withdrawn.setdefault(audience, []).append(text)
@@ -184,10 +357,10 @@ def _differences(t: Table, old: _History, new: _History, seq: int, p: Proposal) 
     prompted = {e.about for e in added if isinstance(e, Notice)}
     added += [Notice(f"player:{name}", f"更正后，你的<{start.what}>可以重新决定：发送“帮助”查看现在能做什么。")
               for start in reopened if start.key not in prompted for name in start.who]
-    p.events += added + reopened
+    p.events += added + notices + reopened
     if new.game.phase == "over" and old.game.phase != "over":
         p.events.append(GameOver(new.game.state.winner, tuple(new.game.state.lost)))
-    p.changes = _summary(t, old.game, new.game) + _feedback(t, before, after)
+    p.changes = _summary(t, old.game, new.game) + _feedback(t, before, after) + moot
 
 
 def _summary(t: Table, old: Game, new: Game) -> list[str]:
@@ -255,6 +428,8 @@ def _audience(t: Table, audience: str) -> str:
 
 def _shown(t: Table, p: Proposal) -> str:
     lines = ["将会改变：", *(f"· {c}" for c in p.changes)] if p.changes else ["游戏状态不会改变。"]
+    if p.revived is not None:
+        lines.append("游戏将恢复进行" + ("：" + "；".join(p.revived) if p.revived else "") + "。未完成的时限重新开始。")
     told = []
     for audience, texts in p.withdrawn.items():
         if audience == "public":
@@ -294,7 +469,9 @@ def cancel(t: Table) -> str:
     return "已取消，游戏没有任何改变。"
 
 
-async def confirm(service: Service, t: Table, qq: str) -> str:
+async def confirm(service: Service, t: Table, qq: str, members: groups.Members | None = None) -> str:
+    """`确认`: the correction shown is made. `members` reads a group's member list, for the groups a
+    finished game going on again is lent (every free pool group is checked first, as at a start)."""
     p = t.proposed
     if p is None:
         return "没有待确认的更正。请先发送“撤销 编号”或“重新计票”加投票帖。"
@@ -304,14 +481,31 @@ async def confirm(service: Service, t: Table, qq: str) -> str:
         if await CommandRow.filter(game_id=t.row.id).count() != p.log_length:
             t.proposed = None
             return "显示更正之后游戏又有了新的记录，更正已作废：请重新发送“撤销 编号”或“重新计票”查看。"
+        reviving, plan = t.game.phase == "over" and p.game.phase != "over", []
+        if reviving and await _groups_back(t, "再发送“确认”。"):
+            if members is None:
+                raise groups.Unreachable()
+            for note in await groups.before_lending(service, members, t.row.id):
+                await service.tell_directors(t, note)
+            plan = await _groups_back(t, "再发送“确认”。")  # the check may have taken a group out of the pool
+        regrouped = _regrouped(plan)
         t.proposed = None
         before, old = t.game.phase, t.game
         t.game = p.game
         try:
             async with in_transaction():
                 await CommandRow.create(game_id=t.row.id, seq=p.log_length, source=f"director:{qq}", at=service.now(),
-                                        payload={"type": history.CORRECTION, "seq": p.seq, "command": p.command, "void": p.void})
+                                        payload={"type": history.CORRECTION, "seq": p.seq, "command": p.command,
+                                                 "void": p.void, "moot": p.moot})
                 t.next_seq = p.log_length + 1
+                events = p.events
+                if reviving:
+                    t.row.status = "running"
+                    await t.row.save()
+                    await groups.lend_again(service, t, plan)
+                    # whatever limit the end left open is replaced by those the new history runs
+                    ended = {row.key for row in await DeadlineRow.filter(game_id=t.row.id, done=False)}
+                    events = [DeadlineEnd(key) for key in sorted(ended)] + events
                 told = {}
                 for audience, texts in p.withdrawn.items():
                     if audience == "public":
@@ -321,14 +515,22 @@ async def confirm(service: Service, t: Table, qq: str) -> str:
                         told[to] = await service.queue(to, "【更正】你之前收到的以下消息有误，已作废：\n" + "\n".join(f"「{x}」" for x in texts), t.row.id)
                 if p.reopened_day:
                     t.row.planned_close = None
-                await service._consequences(t, Outcome(ok=True, events=p.events), before, told)
+                elif p.close_moves and t.row.planned_close:
+                    t.row.planned_close = _moved(t, p)
+                    await retime_from_close(service, t)
+                await service._consequences(t, Outcome(ok=True, events=events), before, told)
                 if before == "night" and t.game.phase == "day":  # a 关门 taken back: the day's closing time is again to come
                     await retime_from_close(service, t)
         except BaseException:
             t.game = old
+            if reviving:
+                t.row.status = "over"
             service.tables.pop(t.row.id, None)  # memory and database may differ: rebuild from the log
             raise
+        if reviving:
+            service.revived(t)
     await service.delivered()
     if t.game.night_complete():  # every night action is in after all: settle, as after any command
         await service.submit(t, ResolveNight(), source="auto")
-    return f"已{p.kind}（第{p.seq + 1}条），相关玩家已收到更正。"
+    goes_on = f"游戏恢复进行：{'；'.join(regrouped)}。" if regrouped else "游戏恢复进行。" if reviving else ""
+    return f"已{p.kind}（第{p.seq + 1}条），相关玩家已收到更正。{goes_on}"

@@ -31,7 +31,7 @@ HELP = """导演指令（私聊发送；多局同时进行时在指令前加“#
 竞选 票 / 投票 票 —— 票：粘贴投票帖（首行写发帖角色名，可带“发表于 时间”），或“投票人:对象 …”
 重新计票 [竞选|投票] 票 —— 用新的投票帖代替今天的计票（先显示变化，确认后执行）
 撤销 / 撤销 编号 —— 列出本阶段导演的操作 / 撤销其中一条（先显示变化，确认后执行）；确认 / 取消
-加速 [时间] 角色 角色 … —— 记录在进程帖申请加速的玩家；加速 强制 —— 导演执行加速
+加速 [时间] 角色 角色 … —— 记录在进程帖申请加速的玩家；加速 强制 —— 导演执行加速；延时 [时间] 角色 …（规则有延时时）
 发牌 蓝牌|黄牌|红牌 角色
 替补 角色 新QQ号 / 协助 QQ号（添加协助导演）
 代 角色 技能 [目标] —— 代玩家行动（覆盖）
@@ -53,8 +53,10 @@ class QQSide:
     members: groups.Members | None = None
 
 
-# what a finished game still answers; every other command would change it
+# what a finished game still answers: reading it, and its directors' corrections (a wrong paste, 判负 or
+# red card that ended it can be taken back: confirmed, the game goes on); every other command would change it
 READ_ONLY = {"状态", "日志", "检查"}
+CORRECTING = {"撤销", "重新计票", "确认", "取消"}
 STATUS = {"roster": "筹备中", "running": "进行中", "over": "已结束"}
 ANY_TIME = {"帮助", "导演帮助", "新游戏", "群池", "游戏"}  # commands that need no game
 NO_ONEBOT = "现在连不上QQ（OneBot），无法检查队伍群的成员：什么都没有改变，请稍后再发送。"
@@ -109,7 +111,7 @@ async def _command(service: Service, qq: str, word: str, rest: str, chosen: int 
         return "你没有进行中的游戏。发送“新游戏 规则”创建一局。"
     # with several games running, a bare command says which one it went to
     which = f"（#{t.row.id} {t.row.title}）" if chosen is None and len([r for r in mine if r.status != "over"]) > 1 else ""
-    if t.row.status == "over" and word not in READ_ONLY:
+    if t.row.status == "over" and word not in READ_ONLY | CORRECTING:
         return f"{which}未执行：游戏已经结束"
     try:
         return which + await COMMANDS[word](service, t, qq, rest, side)
@@ -294,16 +296,22 @@ def _change_rules(service: Service, t: Table) -> parse.ChangeRules:
     if rules.change_cutoff and t.row.planned_close:
         cutoff = (t.row.planned_close - timedelta(minutes=rules.change_cutoff.count)).astimezone(zone()).replace(tzinfo=None)
     sped = g.state.carry.get("sped_up") if rules.speed_up_voids_changes else None
+    until = None
+    delayed = g.state.carry.get("delayed")
+    if not sped and rules.speed_up_voids_changes and delayed and delayed["day"] == g.state.day_no and delayed["sped_up"]:
+        # "延迟成功时，不再视为“执行加速”状态": today's changes posted while the game was still sped up stay void
+        sped, until = delayed["sped_up"], datetime.fromisoformat(delayed["at"]) if delayed["at"] else None
     at = datetime.fromisoformat(sped["at"]) if sped and sped["at"] else None
     return parse.ChangeRules(cutoff=cutoff, cutoff_text=rules.change_cutoff.text if rules.change_cutoff else "",
-                             sped_up=at, all_void=bool(sped) and (sped["day"] < g.state.day_no or at is None))
+                             sped_up=at, all_void=bool(sped) and (sped["day"] < g.state.day_no or at is None),
+                             sped_up_until=until)
 
 
 def _paste(service: Service, t: Table, kind: str, rest: str) -> tuple[Ballots, str]:
     """A paste read into the day's ballots, and what the director must know of it."""
     counted = parse.votes(rest, [s.name for s in t.seats], _change_rules(service, t))
     notes = [f"无效：{f}" for f in counted.flagged] + [f"注意：{n}" for n in counted.notes]
-    return Ballots(kind, tuple(counted.ballots), tuple(counted.changed)), "\n".join(notes)
+    return Ballots(kind, tuple(counted.ballots), tuple(counted.changed), tuple(counted.voided)), "\n".join(notes)
 
 
 async def _ballots(kind: str, service: Service, t: Table, qq: str, rest: str) -> str:
@@ -349,7 +357,7 @@ async def _undo(service: Service, t: Table, qq: str, rest: str, side: QQSide) ->
 
 
 async def _confirm(service: Service, t: Table, qq: str, rest: str, side: QQSide) -> str:
-    return await corrections.confirm(service, t, qq)
+    return await corrections.confirm(service, t, qq, side.members)
 
 
 async def _cancel(service: Service, t: Table, qq: str, rest: str, side: QQSide) -> str:
@@ -359,11 +367,11 @@ async def _cancel(service: Service, t: Table, qq: str, rest: str, side: QQSide) 
 def _asked_at(text: str, now: datetime) -> tuple[str | None, str]:
     """An optional time first (when the speed-up passed on the forum), and the rest."""
     first, _, others = text.partition(" ")
-    if ":" not in first and "：" not in first:
-        return None, text
-    if "-" in first:  # "12-02 18:05"
+    if re.fullmatch(r"\d{1,2}-\d{1,2}", first):  # "12-02 18:05"
         second, _, others = others.partition(" ")
         first = f"{first} {second}"
+    elif ":" not in first and "：" not in first:
+        return None, text
     local = now.astimezone(zone())
     for fmt in ("%m-%d %H:%M", "%H:%M"):
         try:
@@ -377,20 +385,40 @@ def _asked_at(text: str, now: datetime) -> tuple[str | None, str]:
     raise ServiceError(f"看不懂时间“{quoted(first)}”，请写成“18:05”或“12-02 18:05”")
 
 
-async def _speed_up(service: Service, t: Table, qq: str, rest: str, side: QQSide) -> str:
-    """`加速 [时间] 角色 …`: who asked for a speed-up in the thread; `加速 强制`: the director's own."""
+async def _speed_up(service: Service, t: Table, qq: str, rest: str, side: QQSide, delay: bool = False) -> str:
+    """`加速 [时间] 角色 …`: who asked for a speed-up in the thread; `加速 强制`: the director's own.
+    `延时 [时间] 角色 …`: who asked for 延时, where the post has it."""
     if t.game is None:
         return "游戏还没有开始"
+    word, rules = ("延时" if delay else "加速"), t.game.rules
     at, names = _asked_at(rest.strip(), service.now())
     at = at or service.now().astimezone(zone()).replace(tzinfo=None, second=0, microsecond=0).isoformat()
     specs = names.replace("、", " ").replace("，", " ").replace(",", " ").split()
     forced = specs == ["强制"]
     if not specs:
-        return "请发送“加速 角色 角色 …”（在进程帖申请加速的玩家，座位号或角色名），导演执行加速请发送“加速 强制”。"
-    outcome = await service.submit(t, SpeedUp(() if forced else tuple(specs), forced=forced, at=at), source=f"director:{qq}")
+        return (f"请发送“{word} 角色 角色 …”（在进程帖申请{word}的玩家，座位号或角色名）"
+                + ("。" if delay else "，导演执行加速请发送“加速 强制”。"))
+    if rules.asks_cutoff and t.row.planned_close and not forced:
+        # "当日申请人数在讨论日结束三个小时前……大于等于存活人数的一半": later requests do not count
+        limit = (t.row.planned_close - timedelta(minutes=rules.asks_cutoff.count)).astimezone(zone())
+        if datetime.fromisoformat(at) > limit.replace(tzinfo=None):
+            return (f"未执行：{word}申请须在 {clock(limit)} 前（本日关门 {clock(t.row.planned_close)}）："
+                    f"“{rules.asks_cutoff.text}”如果这些申请是在那之前发的，请写上时间：“{word} {limit:%H:%M} 角色 …”。")
+    delayed_before = t.game.state.carry.get("delayed")
+    outcome = await service.submit(t, SpeedUp(() if forced else tuple(specs), forced=forced, at=at, delay=delay),
+                                   source=f"director:{qq}")
     if not outcome.ok:
         return f"未执行：{outcome.error}"
-    window = t.game.rules.speech_window(t.game) if t.game.state.carry.get("sped_up") else None
+    if delay:
+        if t.game.state.carry.get("delayed") == delayed_before or not t.row.planned_close:
+            return "已执行。"
+        # "一般讨论日持续一天": the day is extended by one day (docs/rules-M131.md, Ambiguity 23)
+        async with t.lock:
+            t.row.planned_close += timedelta(days=1)
+            await t.row.save()
+            await corrections.retime_from_close(service, t)
+        return f"已执行。本日关门时间延后一天，改为 {clock(t.row.planned_close)}（可用“关门时间”更改）。"
+    window = rules.speech_window(t.game) if t.game.state.carry.get("sped_up") else None
     if window is None:
         return "已执行。"
     # 146's 英语考试: "自讨论日开门时至开门后6小时（若进程已加速则为3小时）" — from today's 开门
@@ -399,6 +427,10 @@ async def _speed_up(service: Service, t: Table, qq: str, rest: str, side: QQSide
                   if row.payload["type"] == "OpenDay")
     return (f"已执行。进程已加速：今天的{what}时段改为 {clock(opened)} 至 {clock(opened + service._minutes(minutes))}"
             f"（开门后{minutes // 60}小时），请在讨论帖公示。")
+
+
+async def _delay(service: Service, t: Table, qq: str, rest: str, side: QQSide) -> str:
+    return await _speed_up(service, t, qq, rest, side, delay=True)
 
 
 async def _election(service: Service, t: Table, qq: str, rest: str, side: QQSide) -> str:
@@ -537,7 +569,7 @@ COMMANDS = {
     "名单": _roster, "检查": _check, "分配": _assign, "开始": _start, "关门": _close, "开门": _open,
     "竞选": _election, "投票": _exile, "发牌": _card, "替补": _replace, "协助": _assist, "状态": _status,
     "代": _proxy, "超时": _timeout, "结算": _resolve, "判负": _lose, "日志": _log,
-    "关门时间": _closing_time, "加速": _speed_up, "撤销": _undo, "重新计票": _recount, "确认": _confirm, "取消": _cancel,
+    "关门时间": _closing_time, "加速": _speed_up, "延时": _delay, "撤销": _undo, "重新计票": _recount, "确认": _confirm, "取消": _cancel,
     **moons.COMMANDS,
 }
 

@@ -518,17 +518,17 @@ class Service:
             await sink.message(reply, f"未执行：{outcome.error}", t.row.id)
 
     # --- events handled once -------------------------------------------------------------------------
-    async def handling(self, key: str, origin: Address | None = None, sent: float | None = None) -> bool:
-        """Begin handling the OneBot event `key` from chat `origin` (OneBot's time `sent`): False if
-        it was handled already or is being handled (a repeat: do nothing)."""
+    async def handling(self, key: str, origin: Address | None = None) -> bool:
+        """Begin handling the OneBot event `key` from chat `origin`: False if it was handled already
+        or is being handled (a repeat: do nothing)."""
         handling.begin(None, origin)
-        if not await self.seen.fresh(key, sent):
+        if not await self.seen.fresh(key):
             return False
         handling.begin(key, origin)
         return True
 
     async def claim(self, key: str) -> bool:
-        if not await self.seen.fresh(key, None):
+        if not await self.seen.fresh(key):
             return False
         handling.current().key = key
         return True
@@ -593,8 +593,9 @@ class Service:
         return sink.made[last]
 
     async def delivered(self) -> None:
-        """Hand what this handling queued to the outbox and wait until each was tried (a chat still
-        waiting on a failed message is tried again as well)."""
+        """Hand what this handling queued to the outbox and wait until each was tried, but not for
+        another chat's trouble (service/outbox.py); a chat still waiting on a failed message is
+        tried again as well, without waiting for it."""
         unit = handling.current()
         rows, unit.rows = unit.rows, []
         if unit.unsure:
@@ -604,10 +605,9 @@ class Service:
             stored = {r.id: r for r in await OutboxRow.filter(id__in=[r.id for r in unsure])}
             rows += [r for r in unsure if r.id in stored and (stored[r.id].action, stored[r.id].params) == (r.action, r.params)]
         answer = f"{unit.origin[0]}:{unit.origin[1]}" if unit.origin else None  # the chat being answered
+        self.outbox.retry_now()  # first: what this handling queued in such a chat goes after it, and is waited for
         done = self.outbox.send(rows, urgent=lambda row: chat_of(row.action, row.params) == answer)
-        again = self.outbox.retry_now()
         await done
-        await again
         await self.outbox.marks.drain()
         for hook in self.after_commit:
             await hook()
@@ -641,9 +641,9 @@ class Service:
             return [("private", t.seat_of(name).qq)]
         if kind == "team":
             row = await TeamRow.get_or_none(game_id=t.row.id, team=name)
-            if row and row.group_id:
+            if row and row.group_id and (t.row.status != "over" or await groups.holds(t, row)):
                 return [("group", row.group_id)]
-            # no group free for this team: relay to each member privately
+            # no group free for this team (or, the game over, given back): relay to each member privately
             return [("private", t.seat_of(n).qq) for n in t.game.state.teams.get(name, [])]
         return [("private", qq) for qq in t.row.directors]
 
@@ -858,6 +858,13 @@ class Service:
     # --- team groups -----------------------------------------------------------------------------------
     async def team_changed(self, t: Table, team: str, members: list[str]) -> None:
         await groups.assign_team(self, t, team, members)
+
+    def revived(self, t: Table) -> None:
+        """A correction brought a finished game back (its row already says so): it is among the games
+        not over again, and its players play in it."""
+        self.live[t.row.id] = t.row
+        for seat in t.seats:
+            self._plays(seat.qq, t.row.id)
 
     async def _game_over(self, t: Table) -> None:
         t.row.status = "over"

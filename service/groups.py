@@ -42,33 +42,73 @@ async def assign_team(service: "Service", t: "Table", team: str, members: list[s
         group = await PoolGroupRow.filter(game_id=None).order_by("group_id").first()
         row = await TeamRow.create(game_id=t.row.id, team=team, members=[], group_id=group.group_id if group else None)
         if group:
-            group.game_id, group.team = t.row.id, team
-            await group.save()
-            await service.act("set_group_name", {"group_id": int(group.group_id), "group_name": f"{t.row.title}·{team}"[:30]}, t.row.id)
+            await _lend(service, t, group, team)
     joined = [m for m in members if m not in row.members]
     left = [m for m in row.members if m not in members]
     if not joined and not left:
         return
     row.members = list(members)
     await row.save()
-    roster = "、".join(f"{t.seat_of(m).seat}号 {m}" for m in members)
-    for name in joined:
-        where = (f"请申请加入QQ群 {row.group_id}，我会通过你的申请。" if row.group_id
-                 else "目前没有空闲的QQ群：私聊我的非指令消息会由我转发给队友。")
-        await service.queue(("private", t.seat_of(name).qq), f"你属于【{team}】，成员：{roster}。{where}", t.row.id)
+    await _invite(service, t, row, joined)
     for name in left:
         await _remove(service, t, row, t.seat_of(name).qq)
-    if await _holds(t, row):
-        await service.queue(("group", row.group_id), f"【{team}】成员：{roster}", t.row.id)
+    if await holds(t, row):
+        await service.queue(("group", row.group_id), f"【{team}】成员：{_roster(t, row)}", t.row.id)
 
 
-async def _holds(t: "Table", row: TeamRow) -> bool:
+async def _lend(service: "Service", t: "Table", group: PoolGroupRow, team: str) -> None:
+    group.game_id, group.team = t.row.id, team
+    await group.save()
+    await service.act("set_group_name", {"group_id": int(group.group_id), "group_name": f"{t.row.title}·{team}"[:30]}, t.row.id)
+
+
+def _roster(t: "Table", row: TeamRow) -> str:
+    return "、".join(f"{t.seat_of(m).seat}号 {m}" for m in row.members)
+
+
+async def _invite(service: "Service", t: "Table", row: TeamRow, names: list[str], lead: str = "") -> None:
+    """Tell each of `names` his team, and the group to join (or that the bot relays)."""
+    where = (f"请申请加入QQ群 {row.group_id}，我会通过你的申请。" if row.group_id
+             else "目前没有空闲的QQ群：私聊我的非指令消息会由我转发给队友。")
+    for name in names:
+        await service.queue(("private", t.seat_of(name).qq), f"{lead}你属于【{row.team}】，成员：{_roster(t, row)}。{where}", t.row.id)
+
+
+async def holds(t: "Table", row: TeamRow) -> bool:
     """The game still holds its team's group (a group given back may be another game's by now)."""
     return row.group_id is not None and await PoolGroupRow.filter(group_id=row.group_id, game_id=t.row.id).exists()
 
 
+async def regained(t: "Table") -> tuple[list[tuple[TeamRow, str]], list[tuple[TeamRow, int | None]]]:
+    """A finished game a correction brings back: each of its teams that had a group, with the free
+    pool group it gets (its own if still free, else another free one); and each team left with none,
+    with the game its group is lent to now (None: the group left the pool)."""
+    rows = await TeamRow.filter(game_id=t.row.id).exclude(group_id=None).order_by("id")
+    free = [g.group_id for g in await PoolGroupRow.filter(game_id=None).order_by("group_id")]
+    own = {row.id: row.group_id for row in rows if row.group_id in free}
+    spare = [g for g in free if g not in own.values()]
+    plan, short = [], []
+    for row in rows:
+        if row.id in own or spare:
+            plan.append((row, own.get(row.id) or spare.pop(0)))
+        else:
+            group = await PoolGroupRow.get_or_none(group_id=row.group_id)
+            short.append((row, group.game_id if group else None))
+    return plan, short
+
+
+async def lend_again(service: "Service", t: "Table", plan: list[tuple[TeamRow, str]]) -> None:
+    """Lend the groups `regained` found to the game going on again; its members are asked to join again."""
+    for row, group_id in plan:
+        await _lend(service, t, await PoolGroupRow.get(group_id=group_id), row.team)
+        row.group_id = group_id
+        await row.save()
+        await _invite(service, t, row, row.members, lead="游戏继续：")
+        await service.queue(("group", row.group_id), f"【{row.team}】成员：{_roster(t, row)}", t.row.id)
+
+
 async def _remove(service: "Service", t: "Table", row: TeamRow, qq: str) -> None:
-    if await _holds(t, row):
+    if await holds(t, row):
         await _kick(service, row.group_id, qq, t.row.id)
 
 
@@ -90,7 +130,7 @@ async def replaced(service: "Service", t: "Table", name: str, old_qq: str) -> No
 async def release(service: "Service", t: "Table") -> None:
     """The game ended: every team group is emptied, renamed back and returned to the pool."""
     for row in await TeamRow.filter(game_id=t.row.id).exclude(group_id=None):
-        if not await _holds(t, row):
+        if not await holds(t, row):
             continue
         qqs = {s.qq for s in t.seats if s.name in row.members}
         qqs |= {q for s in t.seats if s.name in row.members for q in s.former_qq}

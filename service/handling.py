@@ -4,8 +4,10 @@ OneBot may deliver an event twice: after a reconnect, or many times at once. An 
 its bot, its kind, its chat and its id (two chats' message ids say nothing about each other). The
 first handler to claim the key handles it; a repeat arriving meanwhile or later finds the claim in
 memory. The key is also stored (`SeenMessage`) in the transaction of the first change the handling
-makes, so a repeat after a restart finds it there; stored keys are forgotten after `KEEP_DAYS`, and
-claims in memory after `KEEP_SECONDS`, by which time any repeat has long come.
+makes, and an event not claimed in memory is looked up there (by its primary key) before it is
+handled, whatever time OneBot gave it: OneBot's clock may run ahead of the bot's, and a repeat may
+come after a restart or after the claim in memory was let go (`KEEP_SECONDS`, by which time the key
+of anything the handling changed is stored). Stored keys are forgotten after `KEEP_DAYS`.
 
 A handling is a `Unit` in the task's context: the key it must store, the chat it answers (whose
 messages go before broadcasts) and the outbox rows it queued, handed to the outbox once stored.
@@ -13,6 +15,7 @@ messages go before broadcasts) and the outbox rows it queued, handed to the outb
 from __future__ import annotations
 
 import hashlib
+import sqlite3
 import time
 from collections import OrderedDict
 from contextvars import ContextVar
@@ -69,11 +72,30 @@ def event_key(self_id: str, kind: str, chat: str, ident: object) -> str:
 
 
 class Seen:
-    """The events claimed by this process, each remembered for `KEEP_SECONDS`."""
+    """The events claimed by this process, each remembered for `KEEP_SECONDS`, and a look at the
+    stored keys for every event not claimed yet."""
 
     def __init__(self) -> None:
-        self.started = time.time()
         self.claims: OrderedDict[str, float] = OrderedDict()
+        self.file: sqlite3.Connection | None = None
+
+    def read_from(self, path: str | None) -> None:
+        """Look stored keys up in the SQLite file at `path` directly (None: through tortoise). Every
+        message asks: through tortoise that is a trip to the database's thread, behind whatever it is
+        writing; a read of its own is a few microseconds (in WAL mode readers never wait for the
+        writer, and each statement sees what was committed)."""
+        if self.file is not None:
+            self.file.close()
+        self.file = None if path is None else sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None)
+
+    async def stored(self, key: str) -> bool:
+        if self.file is not None:
+            try:
+                # read to the end: no statement is left open to hold back the log's checkpoints
+                return bool(self.file.execute('SELECT 1 FROM "seen_message" WHERE "key"=? LIMIT 1', (key,)).fetchall())
+            except sqlite3.Error:  # busy for a moment (a checkpoint restarting the log): ask tortoise
+                pass
+        return await SeenMessage.exists(key=key)
 
     def claim(self, key: str) -> bool:
         """Whether `key` was not claimed yet in this process (claiming it)."""
@@ -85,14 +107,12 @@ class Seen:
         self.claims[key] = now
         return True
 
-    async def fresh(self, key: str, sent: float | None) -> bool:
-        """Whether the event `key` (sent at `sent`, OneBot's time) is handled for the first time.
-        Only an event from before this process started can have been handled by an earlier one."""
+    async def fresh(self, key: str) -> bool:
+        """Whether the event `key` is handled for the first time: claimed in memory now, and not
+        stored as handled (by this process or an earlier one)."""
         if not self.claim(key):
             return False
-        if sent is None or sent <= int(self.started):  # OneBot's times are whole seconds
-            return not await SeenMessage.exists(key=key)
-        return True
+        return not await self.stored(key)
 
     def forget(self) -> None:
         self.claims.clear()

@@ -2,9 +2,11 @@
 applied, each command in words, and the whole log (树洞) as the director posts it.
 
 A correction (`撤销`, `重新计票`) is a log entry of its own, appended like any command: it names the
-entry it takes back or replaces, and the automatic entries (a time limit, a settlement) the new
-history no longer has. Nothing is ever deleted: the 树洞 shows the entry, who made it, and who took it
-back.
+entry it takes back or replaces (a correction too: taking one back gives the log back what it
+changed), the automatic entries (a time limit, a settlement) the new history no longer has, and the
+players' acts whose grounds went with it (last words of a death that no longer happens...), each with
+why and the grounds it was accepted on. Nothing is ever deleted: the 树洞 shows every entry, who made
+it, who took it back and what no longer holds.
 """
 from __future__ import annotations
 
@@ -17,26 +19,52 @@ from .texts import clock, forum_safe, identity, key_name
 
 CORRECTION = "Correction"
 OPTIONS = {"moons": "新月设置"}  # a game's options, as the director's commands name them
-_TAKEN_BACK = object()
 
 
-def corrections(rows: list[CommandRow]) -> dict[int, CommandRow]:
-    """Each corrected entry's seq, with the correction that took it back or replaced it (the last one)."""
-    return {row.payload["seq"]: row for row in rows if row.payload["type"] == CORRECTION}
+def in_force(rows: list[CommandRow]) -> list[CommandRow]:
+    """The corrections that hold, in log order: one taken back (`撤销`) by a later correction that holds
+    does not. A correction names an earlier entry only, so the latest are settled first."""
+    taken, held = set(), []
+    for row in reversed(rows):
+        if row.payload["type"] != CORRECTION or row.seq in taken:
+            continue
+        held.append(row)
+        if row.payload["command"] is None:
+            taken.add(row.payload["seq"])
+    return held[::-1]
 
 
-def effective(rows: list[CommandRow]) -> list[tuple[CommandRow, Command]]:
-    """The commands the game is: stored entries in order, a corrected one as its correction says."""
-    fixed = corrections(rows)
-    void = {seq for row in fixed.values() for seq in row.payload.get("void", ())}
+def replayed(rows: list[CommandRow], held: list[CommandRow] | None = None) -> list[tuple[CommandRow, Command]]:
+    """Every entry as the corrections that hold read it (one taken back is left out), before any is
+    found no longer to apply: what a correction replays to find that out."""
+    fixed = {row.payload["seq"]: row.payload["command"] for row in (in_force(rows) if held is None else held)}
     out = []
     for row in rows:
-        if row.payload["type"] == CORRECTION or row.seq in void:
+        if row.payload["type"] == CORRECTION:
             continue
-        payload = fixed[row.seq].payload["command"] if row.seq in fixed else row.payload
+        payload = fixed.get(row.seq, row.payload) if row.seq in fixed else row.payload
         if payload is not None:
             out.append((row, from_dict(payload)))
     return out
+
+
+def left_out(held: list[CommandRow]) -> tuple[set[int], dict[int, dict]]:
+    """What the latest correction that holds found no longer applies: the automatic entries (a time
+    limit, a settlement) and the acts whose grounds went with it (`moot`: seq -> why, and the grounds
+    the act was accepted on, so that a later correction can give it back its effect). Each correction
+    records all of them for the history it makes, so the latest one says it for the whole log."""
+    if not held:
+        return set(), {}
+    last = held[-1].payload
+    return set(last.get("void", ())), {m["seq"]: m for m in last.get("moot", ())}
+
+
+def effective(rows: list[CommandRow]) -> list[tuple[CommandRow, Command]]:
+    """The commands the game is: the entries as the corrections that hold read them, without those
+    the latest correction found no longer apply. Every rebuild replays exactly these."""
+    held = in_force(rows)
+    void, moot = left_out(held)
+    return [(row, cmd) for row, cmd in replayed(rows, held) if row.seq not in void and row.seq not in moot]
 
 
 def describe(payload: dict) -> str:
@@ -46,7 +74,7 @@ def describe(payload: dict) -> str:
     cmd = from_dict(payload)
     match cmd:
         case Act():
-            return f"{cmd.by} {cmd.skill} {cmd.shown_target}{(' ' + cmd.text) if cmd.text else ''}".strip()
+            return " ".join(part for part in (cmd.by, cmd.skill, cmd.shown_target, cmd.text) if part)
         case Ballots():
             changed = dict(cmd.changed)
             return ("竞选 " if cmd.kind == "election" else "投票 ") + " ".join(
@@ -66,7 +94,7 @@ def describe(payload: dict) -> str:
             return f"{words} " + ("无" if cmd.value in ("none", []) else " ".join(cmd.value) if isinstance(cmd.value, list) else str(cmd.value))
         case SpeedUp():
             when = f"（{cmd.at[5:10]} {cmd.at[11:16]}）" if cmd.at else ""  # "2026-12-01T18:30:00" → 12-01 18:30
-            return "加速 " + ("强制" if cmd.forced else " ".join(cmd.askers)) + when
+            return ("延时 " if cmd.delay else "加速 ") + ("强制" if cmd.forced else " ".join(cmd.askers)) + when
     return {"CloseDay": "关门", "OpenDay": "开门", "ResolveNight": "结算夜晚"}[payload["type"]]
 
 
@@ -82,19 +110,28 @@ def who(t, source: str) -> str:
     return {"deadline": "时限", "auto": "自动"}.get(kind, source)
 
 
-def entry(t, row: CommandRow, fixed: dict[int, CommandRow]) -> str:
-    """One entry of the log: its number (from 1: `seq` + 1), time, sender and content, and what became of it."""
+def said(t, row: CommandRow) -> str:
+    """What an entry says, with who sent it (a correction: which entry it takes back or replaces)."""
     p = row.payload
     text = describe(p)
     if p["type"] == "Act" and who(t, row.source).endswith(f"号 {p['by']}"):
         text = text.removeprefix(f"{p['by']} ")  # a player's own act: his name is the sender's
     if p["type"] == CORRECTION:
         text = f"{text}第{p['seq'] + 1}条" + (f"：{describe(p['command'])}" if p["command"] else "")
-    line = f"[第{row.seq + 1}条] {clock(row.at)} {who(t, row.source)}：{text}"
+    return f"{who(t, row.source)}：{text}"
+
+
+def entry(t, row: CommandRow, held: list[CommandRow], fixed: dict[int, CommandRow], void: set[int], moot: dict[int, dict]) -> str:
+    """One entry of the log: its number (from 1: `seq` + 1), time, sender and content, and what became
+    of it under the corrections that hold (`held`; `fixed`: the latest of them naming each entry;
+    `void`, `moot`: what the latest found no longer applies)."""
+    line = f"[第{row.seq + 1}条] {clock(row.at)} {said(t, row)}"
     if row.seq in fixed:
         line += f"（已由第{fixed[row.seq].seq + 1}条{'重新计票' if fixed[row.seq].payload['command'] else '撤销'}）"
-    if any(row.seq in c.payload.get("void", ()) for c in fixed.values()):
+    if row.seq in void:
         line += "（更正后不再成立）"
+    elif row.seq in moot:
+        line += f"（第{held[-1].seq + 1}条更正后不再成立：{moot[row.seq]['why']}；如该更正被撤销则恢复）"
     return line
 
 
@@ -109,10 +146,12 @@ async def treehole(t) -> list[str]:
     lines += [f"{s.seat}号 {s.name}：{identity(rules, s.role) if s.role else '未分配'}"
               + (f"（替补接手 {len(s.former_qq)} 次）" if s.former_qq else "") for s in t.seats]
     rows = await CommandRow.filter(game_id=t.row.id).order_by("seq")
-    fixed = corrections(rows)
+    held = in_force(rows)
+    fixed = {c.payload["seq"]: c for c in held}
+    void, moot = left_out(held)
     if rows:
         lines.append("记录：")
-    lines += [entry(t, row, fixed) for row in rows]
+    lines += [entry(t, row, held, fixed, void, moot) for row in rows]
     if t.game and t.game.state.moons:  # "随机方式游戏结束后公示": how each event was drawn
         lines.append("新月：" + "；".join(f"第{m['day']}天 {m['event']}（{m['draw']}）" for m in t.game.state.moons))
     if t.game and t.game.state.winner:

@@ -10,21 +10,30 @@ An action OneBot refuses is tried again after `retry` seconds, and given up afte
 refusals (whoever set up the game is told). One whose outcome is unknown (no answer within
 `timeout`, or the connection dropped while waiting) is in doubt: before it is sent again the chat's
 history is looked at where the OneBot implementation offers it (`confirm`), so it goes out twice only
-where that cannot be known. After a crash, the same holds for whatever was being sent at that moment.
+where that cannot be known. After a crash, the same holds for every action that may have gone out:
+each one's id is written to a file (`Handed`) before OneBot is called, cheaply and beside the
+database, so a quick send whose mark was not stored yet is looked up too.
+
+Whoever handed actions over waits until each was attempted, but never for another chat's trouble:
+not for a retry, and not past `SLOW` seconds of a call OneBot is slow to answer (what stands behind
+such a call in its chat is not waited for either).
 
 Marks (sent, tried, refused) are written in batches, with whatever else is stored at that moment.
 """
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import heapq
 import itertools
 import logging
+import os
 import time
 from collections import deque
 from dataclasses import dataclass, field
 from datetime import datetime
+from pathlib import Path
 from typing import Awaitable, Callable, Iterable
 
 from .models import OutboxRow
@@ -147,6 +156,7 @@ class Lane:
         self.busy = False  # its first action is being attempted
         self.calling = False  # OneBot is being called for it
         self.cut = False  # disconnect() cancelled that call
+        self.slow = False  # OneBot takes more than SLOW seconds over it: nobody waits for this lane
 
 
 class Marks:
@@ -222,8 +232,64 @@ class Marks:
         await asyncio.shield(self._batch(self.batches + (1 if self.pending else 0)))
 
 
+class Handed:
+    """The ids of the actions handed to OneBot, a line each, written to a file before each call (a
+    system call: the file survives the bot being killed). After a crash, an action not marked sent
+    whose id is there may have gone out. The file is rewritten to what still matters at start-up and
+    whenever it grows past `LIMIT` bytes."""
+
+    LIMIT = 1 << 16
+
+    def __init__(self) -> None:
+        self.path: Path | None = None
+        self.fd: int | None = None
+        self.size = 0
+        self.tried: set[int] = set()  # read at start-up: what the bot before this one handed to OneBot
+
+    def open(self, path: Path) -> None:
+        self.path = path
+        try:
+            self.tried = {int(line) for line in path.read_text(encoding="ascii").split() if line.isdigit()}
+        except FileNotFoundError:
+            self.tried = set()
+        self.keep(self.tried)
+
+    def keep(self, ids: Iterable[int]) -> None:
+        """The file holds exactly `ids` from now on (replaced whole: a crash meanwhile leaves the
+        old one or the new one)."""
+        if self.path is None:
+            return
+        data = "".join(f"{i}\n" for i in sorted(ids)).encode("ascii")
+        new = self.path.with_name(self.path.name + ".new")
+        self.close()
+        try:
+            new.write_bytes(data)
+            os.replace(new, self.path)
+            self.fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        except OSError as exc:
+            self._unwritable(exc)
+        self.size = len(data)
+
+    def note(self, row_id: int) -> None:
+        if self.fd is not None:
+            try:
+                self.size += os.write(self.fd, b"%d\n" % row_id)
+            except OSError as exc:
+                self._unwritable(exc)
+
+    def _unwritable(self, exc: OSError) -> None:
+        # a full disk: sending goes on; after a crash, what it did not note is sent without a look
+        log.error("cannot note what is handed to OneBot in %s: %s", self.path, exc)
+        self.close()
+
+    def close(self) -> None:
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
+
+
 class Outbox:
-    SLOW = 0.5  # seconds a send may take before it is recorded as being sent
+    SLOW = 0.5  # seconds of a call (or of a look at the history) after which nobody waits for it
 
     def __init__(self, now: Callable[[], datetime], writer: Writer, sent: Sent | None = None, *, rate: float = 0.0,
                  timeout: float = 15.0, attempts: int = 5, retry: float = 30.0):
@@ -243,6 +309,7 @@ class Outbox:
         # where its own tasks run: a copy of the context the database was opened in (Service.open)
         self.context: Callable[[], contextvars.Context] = contextvars.Context
         self.marks = Marks(writer, lambda: self.context())
+        self.handed = Handed()
 
     # --- connection ------------------------------------------------------------------------------
     def connect(self, call: Call) -> None:
@@ -253,13 +320,19 @@ class Outbox:
         """OneBot went away: what is being sent is in doubt, and nobody waits for the rest."""
         self.call = None
         self.connected.clear()
-        for lane in self.lanes.values():
-            if lane.calling and lane.task is not None and not lane.cut:
-                lane.cut = True
-                lane.task.cancel()
+        self.cut()
         for entry in self.entries.values():
             if not entry.attempted.done():
                 entry.attempted.set_result(None)
+
+    def cut(self, tasks: set[asyncio.Task] | None = None) -> None:
+        """The calls the lanes `tasks` (None: every lane) wait for will not be answered (their
+        connection went): each is in doubt now. Where OneBot is connected again already, it is
+        looked up and tried again at once."""
+        for lane in self.lanes.values():
+            if lane.calling and lane.task is not None and not lane.cut and (tasks is None or lane.task in tasks):
+                lane.cut = True
+                lane.task.cancel()
 
     # --- handing over ------------------------------------------------------------------------------
     def send(self, rows: Iterable[OutboxRow], urgent: Callable[[OutboxRow], bool] = lambda row: False) -> asyncio.Future:
@@ -281,11 +354,13 @@ class Outbox:
                 if lane.task is None or lane.task.done():
                     # not the caller's context: what a delivery queues belongs to no caller's handling
                     lane.task = asyncio.create_task(self._drive(chat, lane), context=self.context())
+                    lane.task.add_done_callback(_failure_logged)
             if self.call is None:
                 continue
-            if self.lanes[chat_of(entry.row.action, entry.row.params)].retry_at:
+            lane = self.lanes[chat_of(entry.row.action, entry.row.params)]
+            if lane.retry_at or lane.slow:
                 if not entry.attempted.done():
-                    entry.attempted.set_result(None)  # behind a failure: waits for its retry
+                    entry.attempted.set_result(None)  # behind a failure or a slow call: not waited for
                 continue
             if entry.attempted.done():  # attempted before: the caller waits for the next attempt
                 entry.attempted = asyncio.get_running_loop().create_future()
@@ -301,10 +376,10 @@ class Outbox:
         self._drop_settled({row.id for row in rows}, newest)
         if call is not None and self.call is None:
             self.connect(call)
-        done = self.send(rows)
-        again = self.retry_now()
-        await done
-        await again
+        if self.handed.path is not None and self.handed.fd is None:  # it could not be written: again
+            self._keep_handed()
+        self.retry_now()
+        await self.send(rows)
         await self.marks.drain()
 
     def _drop_settled(self, waiting: set[int], newest: int) -> None:
@@ -322,25 +397,28 @@ class Outbox:
 
     async def load(self) -> None:
         """At start-up: what waits to be sent takes its place in its chat's lane at once, before
-        anything queued from now on, and goes out once OneBot connects."""
-        self.send(await OutboxRow.filter(sent_at=None, given_up_at=None).order_by("id"))
+        anything queued from now on, and goes out once OneBot connects. What the bot before this one
+        handed to OneBot may have gone out: it is in doubt."""
+        rows = await OutboxRow.filter(sent_at=None, given_up_at=None).order_by("id")
+        self.send(rows)
+        tried = [row.id for row in rows if row.id in self.handed.tried]
+        for row_id in tried:
+            self.entries[row_id].in_doubt = True
+        self.handed.keep(tried)
 
-    def retry_now(self) -> asyncio.Future:
-        """Every chat waiting to retry a failed action tries it now; the result is done once each of
-        its actions was attempted or it failed again (at once while OneBot is not connected). Only
-        failures `retry` seconds apart count towards giving one up, so retrying early never gives
-        up sooner."""
-        waits = []
+    def _keep_handed(self) -> None:
+        """The file of what was handed to OneBot, down to what may still be unrecorded (and what
+        waits: it may be handed over any moment)."""
+        self.handed.keep(set(self.entries) | set(self.marks.pending) | self.marks.unsettled)
+
+    def retry_now(self) -> None:
+        """Every chat waiting to retry a failed action tries it now, without anyone waiting for it
+        (flush() waits, through send()). Only failures `retry` seconds apart count towards giving
+        one up, so retrying early never gives up sooner."""
         for lane in self.lanes.values():
             if lane.retry_at:
                 lane.retry_at = 0.0
                 lane.wake.set()
-                if self.call is not None:
-                    for entry in lane.entries:
-                        if entry.attempted.done():
-                            entry.attempted = asyncio.get_running_loop().create_future()
-                        waits.append(entry.attempted)
-        return _all(waits)
 
     async def waiting(self) -> int:
         return await OutboxRow.filter(sent_at=None, given_up_at=None).count()
@@ -387,7 +465,7 @@ class Outbox:
             if outcome in ("sent", "given up"):
                 lane.entries.popleft()
                 self.entries.pop(entry.row.id, None)
-            elif outcome == "failed":
+            elif outcome == "failed":  # ("cut" waits for nothing: OneBot is back, it is looked up now)
                 lane.retry_at = time.monotonic() + self.retry
                 for waiting in lane.entries:  # nobody waits for what now waits for the retry
                     if not waiting.attempted.done():
@@ -403,22 +481,25 @@ class Outbox:
 
     async def _attempt(self, entry: Entry, lane: Lane) -> str:
         row = entry.row
-        if (entry.in_doubt or row.last_error == TRYING) and await self._confirmed(row):
-            # tried before without an answer (or the bot stopped meanwhile), and it did arrive
-            return await self._delivered(entry)
+        if entry.in_doubt or row.last_error == TRYING:
+            with self._watched(lane):
+                if await self._confirmed(row):
+                    # tried before without an answer (or the bot stopped meanwhile), and it did arrive
+                    return await self._delivered(entry)
         await self.limit.permit(0 if entry.urgent else 1)
         call = self.call
         if call is None:
             return "unreachable"
         row.attempts += 1
         row.last_error = TRYING
-        # that it is being sent is stored only if OneBot takes a while to answer: what a crash
-        # interrupts then is looked up before it is sent again; a quick one is just sent again
-        slow = asyncio.get_running_loop().call_later(self.SLOW, self.marks.add, row)
+        self.handed.note(row.id)  # before OneBot is called: after a crash, it may have gone out
+        if self.handed.size > Handed.LIMIT:
+            self._keep_handed()
         lane.calling = True  # disconnect() cuts the call short: its answer will not come
         try:
-            async with asyncio.timeout(self.timeout):
-                await call(row.action, dict(row.params))
+            with self._watched(lane):
+                async with asyncio.timeout(self.timeout):
+                    await call(row.action, dict(row.params))
         except TimeoutError:  # no answer in time: it may have gone out
             entry.in_doubt = True
             return await self._failed(entry, f"{self.timeout:g} 秒内没有回应", keep=TRYING)
@@ -428,7 +509,8 @@ class Outbox:
             asyncio.current_task().uncancel()
             lane.cut = False
             entry.in_doubt = True  # the connection dropped while waiting for the answer
-            return await self._failed(entry, "连接中断", keep=TRYING)
+            outcome = await self._failed(entry, "连接中断", keep=TRYING)
+            return "cut" if outcome == "failed" and self.call is not None else outcome
         except Unreachable:
             row.attempts -= 1
             row.last_error = ""
@@ -442,9 +524,25 @@ class Outbox:
             entry.in_doubt = True
             return await self._failed(entry, f"{type(exc).__name__}: {exc}", keep=TRYING)
         finally:
-            slow.cancel()
             lane.calling = False
         return await self._delivered(entry)
+
+    @contextlib.contextmanager
+    def _watched(self, lane: Lane):
+        """Around a call to OneBot for `lane`: once it has taken `SLOW` seconds, nobody waits for
+        this lane any more (a handling's answer never waits for another chat's trouble)."""
+        def slow() -> None:
+            lane.slow = True
+            for waiting in lane.entries:
+                if not waiting.attempted.done():
+                    waiting.attempted.set_result(None)
+
+        timer = asyncio.get_running_loop().call_later(self.SLOW, slow)
+        try:
+            yield
+        finally:
+            timer.cancel()
+            lane.slow = False
 
     async def _confirmed(self, row: OutboxRow) -> bool:
         if self.confirm is None or self.call is None:
@@ -501,6 +599,12 @@ def _in_order(lane: Lane, entry: Entry) -> None:
     while at > (1 if lane.busy else 0) and entries[at - 1].row.id > entry.row.id:
         at -= 1
     entries.insert(at, entry)
+
+
+def _failure_logged(task: asyncio.Task) -> None:
+    """A lane's task ended by an error that is not a failure to send (whoever waited saw it too)."""
+    if not task.cancelled() and task.exception() is not None:
+        log.error("delivery stopped by an unexpected error", exc_info=task.exception())
 
 
 def _all(futures: list[asyncio.Future]) -> asyncio.Future:

@@ -125,6 +125,17 @@ class VoteCount:
     flagged: list[str] = field(default_factory=list)  # void posts and why, for the director
     changed: list[tuple[str, str]] = field(default_factory=list)  # (voter, first target) of each 改票 counted
     notes: list[str] = field(default_factory=list)  # what counted but the director should check
+    why: dict[str, str] = field(default_factory=dict)  # poster: why his first void post was void
+
+    def void(self, poster: str, reason: str, consequence: str) -> None:
+        self.flagged.append(f"{poster}：{reason}，{consequence}")
+        self.why.setdefault(poster, reason)
+
+    @property
+    def voided(self) -> list[tuple[str, str]]:
+        """Who posted only void ballots, and why the first was void: the count's 无效票, not 未投票."""
+        cast = {voter for voter, _ in self.ballots}
+        return [(poster, why) for poster, why in self.why.items() if poster not in cast]
 
 
 def _skip_space(text: str, at: int) -> int:
@@ -138,22 +149,14 @@ def _labelled(body: str, label: str, reason_label: str) -> tuple[str, str | None
 
     `投票对象: X 投票理由: Y`: X is what lies between the colon and the first `投票理由:` after it
     (all the rest when there is none), Y everything after that colon."""
-    at = 0
-    while (found := body.find(label, at)) >= 0:
-        colon = _skip_space(body, found + len(label))
-        if colon < len(body) and body[colon] == ":":
-            break
-        at = found + 1
-    else:
+    found = _label_at(body, label, 0)
+    if found < 0:
         return None
-    start = colon + 1
-    at = start
-    while (found := body.find(reason_label, at)) >= 0:
-        colon = _skip_space(body, found + len(reason_label))
-        if colon < len(body) and body[colon] == ":":
-            return body[start:found].strip(), body[colon + 1:].strip()
-        at = found + 1
-    return body[start:].strip(), None
+    start = _skip_space(body, found + len(label)) + 1
+    reason = _label_at(body, reason_label, start)
+    if reason < 0:
+        return body[start:].strip(), None
+    return body[start:reason].strip(), body[_skip_space(body, reason + len(reason_label)) + 1:].strip()
 
 
 @dataclass(frozen=True)
@@ -162,56 +165,215 @@ class ChangeRules:
 
     `cutoff`: "关门前一小时不得改票" — a change posted at or after it is void (`cutoff_text`: the post's words);
     `sped_up`: "进程加速后不允许改票，所有改票作废，但加速前的改票视为有效" — a change posted at or after it is void;
-    `all_void`: the game was sped up before today, so every 改票 of today is void."""
+    `all_void`: the game was sped up before today, so every 改票 of today is void;
+    `sped_up_until`: a 延时 ended the speed-up then (M131: "延迟成功时，不再视为“执行加速”状态"): a change posted
+    from then on counts again."""
 
     cutoff: datetime | None = None
     cutoff_text: str = ""
     sped_up: datetime | None = None
     all_void: bool = False
+    sped_up_until: datetime | None = None
 
 
 @dataclass
 class _Post:
-    poster: str
+    poster: str | None  # None: its author is no character of the game (the director's own post, a spectator's)
     time: datetime | None = None
     lines: list[str] = field(default_factory=list)
     quotes: bool = False  # it quotes a post (a 改票 "回复原投票楼层"): its own text is the last one
+    bare: bool = False  # its time stood alone under the author's name (a mobile copy), not after 发表于
+    labelled: bool = False  # a line of it names a vote or a change
 
 
 _POSTED = "发表于"
-# a Discuz! post time: "2026-12-2 10:23" or "2026/12/02 10:23:45" (a relative one, "3 小时前", is not a time)
+# a Discuz! post time: "2026-12-2 10:23" or "2026/12/02 10:23:45"
 _TIME = re.compile(r"\s*(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})\s+(\d{1,2}):(\d{2})(?::(\d{2}))?")
+# one Discuz! shows for a recent post ("3 小时前", "昨天 21:30"): a post time, but not one to check a rule by
+_RECENT = re.compile(r"\s*(?:(?:昨天|前天)\s*\d{1,2}:\d{2}|\d{1,3}\s*(?:秒|分钟|小时|天)前|半小时前|刚刚)")
+_LABELS = ("投票对象", "改票对象")
+
+# What a Discuz! page puts around a post besides its author and time: the floor mark (楼主, 沙发, 5#...),
+# the author's profile beside it (user group, 积分, 帖子, UID...) and the page's buttons. None is a vote.
+_FLOORS = {"楼主", "沙发", "板凳", "地板", "地下室"}
+_ASIDE = {
+    "主题", "帖子", "积分", "精华", "听众", "收听", "收听TA", "关注", "关注TA", "好友", "发消息", "串个门", "加好友", "打招呼",
+    "在线", "离线", "回复", "引用", "举报", "使用道具", "评分", "点评", "分享", "收藏", "支持", "反对", "只看该作者",
+    "显示全部楼层", "电梯直达", "倒序浏览", "阅读模式", "复制链接", "[复制链接]", "来自手机", "来自手机版", "|",
+    "新手上路", "注册会员", "中级会员", "高级会员", "金牌会员", "论坛元老", "版主", "超级版主", "实习版主", "管理员",
+    "禁止发言", "禁止访问", "等待验证会员", "限制会员", "游客", "TA的每日心情", "只看楼主", "只看大图",
+}
+_ASIDE_KEYS = {"UID", "积分", "帖子", "主题", "精华", "金钱", "威望", "贡献", "在线时间", "注册时间", "最后登录", "阅读权限",
+               "听众", "收听", "签到天数", "查看", "回复"}
+_ASIDE_STARTS = ("Rank:", "[LV.", "本帖最后由")
 
 
-def _posted_at(text: str) -> datetime | None:
-    """The time at the start of `text` (what follows 发表于), None when there is none."""
+def _floor(word: str) -> bool:
+    """A floor mark: 楼主, 沙发, 板凳, 地板, `5#`, `#5`, `5楼`."""
+    if word in _FLOORS:
+        return True
+    digits = word[1:] if word.startswith("#") else word[:-1] if word.endswith(("#", "楼")) else ""
+    return digits.isdecimal()
+
+
+def _aside(line: str) -> bool:
+    """A line of the page around the posts (see _ASIDE), not of any post."""
+    words = line.replace("|", " ").split()
+    if all(w in _ASIDE or _floor(w) or w.isdecimal() for w in words) or _floor("".join(words)):
+        return True
+    key = line.partition(":")[0].split(" ", 1)[0]
+    return (key in _ASIDE_KEYS and len(line) <= 40) or line.startswith(_ASIDE_STARTS)
+
+
+def _stamp(text: str) -> tuple[bool, datetime | None, int]:
+    """A post time at the start of `text`: whether there is one, its value (None for "3 小时前"), where it ends."""
     m = _TIME.match(text)
-    if m is None:
-        return None
-    try:
-        return datetime(*(int(part) for part in m.groups(default="0")))
-    except ValueError:
-        return None
+    if m is not None:
+        try:
+            return True, datetime(*(int(part) for part in m.groups(default="0"))), m.end()
+        except ValueError:
+            return False, None, 0
+    m = _RECENT.match(text)
+    return (True, None, m.end()) if m else (False, None, 0)
 
 
-def _head(line: str, known: set[str]) -> tuple[str | None, datetime | None, bool]:
-    """A line that starts a post: (poster, time, whether it carried 发表于), poster None when it does not.
-
-    `果果`, `3楼 果果`, and Discuz!'s copy `果果 发表于 2026-12-2 10:23 | 只看该作者` (author and time on one
-    line); a line `发表于 2026-12-2 10:23` alone gives the time of the post it follows (poster None)."""
+def _posted(line: str, known: set[str]) -> tuple[str, str | None, datetime | None] | None:
+    """A line carrying a post's `发表于 time`: (what names the author, the author, the time), None for any
+    other line. The first is "" for a line with no author on it ("沙发 发表于 …", "发表于 … | 只看该作者"),
+    otherwise the word before 发表于, the second that word when it is a character's name."""
     found = line.find(_POSTED)
     if found < 0:
-        poster = _poster(line)
-        return (poster if poster in known else None), None, False
-    at = _posted_at(line[found + len(_POSTED):])
-    poster = _poster(line[:found].strip()) if found else None
-    return (poster if poster in known else None), at, True
+        return None
+    ok, at, _ = _stamp(line[found + len(_POSTED):])
+    if not ok:
+        return None
+    words = [w for w in line[:found].replace("|", " ").split() if not _floor(w)]
+    if not words:
+        return "", None, at
+    if len(words) > 1 or ":" in words[0]:
+        return None  # a sentence that mentions when something was posted
+    return words[0], (words[0] if words[0] in known else None), at
+
+
+def _time_alone(line: str) -> bool:
+    """A line that is only a post time (with the page's words after it: "| 只看该作者")."""
+    ok, _, end = _stamp(line)
+    return ok and (end == len(line) or _aside(line[end:]))
+
+
+def _named(line: str, known: set[str]) -> str | None:
+    """The character a post's first line names: `果果`, `3楼 果果`, or with a floor mark (`沙发 果果`, `5# 果果`)."""
+    poster = _poster(line)
+    if poster in known:
+        return poster
+    words = line.split()
+    if len(words) == 2:
+        first, second = words
+        if _floor(first) and second in known:
+            return second
+        if _floor(second) and first in known:
+            return first
+    return None
+
+
+def _has_label(line: str) -> bool:
+    return any(_label_at(line, label, 0) >= 0 for label in _LABELS)
+
+
+def _rows(text: str) -> list[tuple[str, str]]:
+    """The paste's lines that may belong to a post, as written and with punctuation made half-width."""
+    rows = []
+    for raw in text.splitlines():
+        line = raw.translate(_PUNCT).strip()
+        if line and not _aside(line):
+            rows.append((raw, line))
+    return rows
+
+
+def _timed(rows: list[tuple[str, str]], known: set[str]) -> bool:
+    """Whether the paste carries its posts' times (a Discuz! copy): `发表于` lines, or a mobile copy's times
+    alone under the author's name."""
+    after_name = False
+    for _, line in rows:
+        if _posted(line, known) is not None or (after_name and _time_alone(line)):
+            return True
+        after_name = _named(line, known) is not None
+    return False
+
+
+def _plain_posts(rows: list[tuple[str, str]], known: set[str]) -> list[_Post]:
+    """Posts written out by hand: each starts with a line naming its poster."""
+    posts: list[_Post] = []
+    for raw, line in rows:
+        if (poster := _named(line, known)) is not None:
+            posts.append(_Post(poster))
+        elif posts:
+            posts[-1].lines.append(line)
+        else:
+            raise ParseError(f"第一行应是发帖角色名（如“3楼 果果”或“果果 发表于 …”），而不是“{quoted(raw.strip())}”")
+    return posts
+
+
+def _timed_posts(rows: list[tuple[str, str]], known: set[str]) -> list[_Post]:
+    """A Discuz! copy: a post starts only at its time. Its author is named on the `发表于` line, or is the
+    last line naming a character before it (the page's floor mark and profile lines in between are left
+    out); a line naming a character inside a post (a reason "橘子") starts nothing by itself.
+
+    A `发表于` line right under a post's own head is the head of the post it quotes. A mobile copy gives
+    the time alone under the author's name; a `发表于` with no author before it then belongs to that
+    post while it names no vote yet (the time alone was a date in the author's profile)."""
+    posts: list[_Post] = []
+    post: _Post | None = None
+    named: tuple[str, int] | None = None  # the last line naming a character since the last post began, and where it is
+    previous: str | None = None  # the character the previous line named
+
+    def begin(poster: str | None, at: datetime | None, bare: bool = False) -> None:
+        nonlocal post, named
+        if post is not None and named is not None:
+            del post.lines[named[1]:]  # the author's line and his profile, read as the post before's text
+        post = _Post(poster, at, bare=bare)
+        posts.append(post)
+        named = None
+
+    for _, line in rows:
+        head = _posted(line, known)
+        if head is not None:
+            word, author, at = head
+            if word and post is not None and not post.lines:
+                post.quotes = True  # the head of the post it quotes, right under its own
+            elif word:
+                named = None
+                begin(author, at)
+            elif named is not None:
+                begin(named[0], at)
+            elif post is not None and post.bare and not post.labelled:
+                post.time, post.bare = at, False
+                post.lines.clear()
+            else:
+                begin(None, at)
+            previous = None
+            continue
+        if _time_alone(line):
+            if previous is not None:
+                begin(previous, _stamp(line)[1], bare=True)
+            previous = None
+            continue  # otherwise a date in the author's profile
+        previous = _named(line, known)
+        if post is not None:
+            post.lines.append(line)
+            if _has_label(line):
+                post.labelled = True
+                named = None
+        if previous is not None:
+            named = (previous, len(post.lines) - 1 if post is not None else 0)
+    return posts
 
 
 def forum_posts(text: str, names: list[str], rules: ChangeRules | None = None) -> VoteCount:
     """Pasted vote posts: each post starts with a line naming its poster (`3楼 果果`, `果果`, or Discuz!'s
     `果果 发表于 2026-12-2 10:23`), then `投票对象：X` / `投票理由：Y` (one `改票对象：` allowed), as the
-    posts' own format says.
+    posts' own format says. A copy of a Discuz! page (desktop, mobile, 只看该作者) is read as it comes:
+    see _timed_posts.
 
     The format is strict, as the posts require ("投票格式或投票对象有误的票无效"), except that
     full- and half-width punctuation are the same and 理由 may follow 对象 on one line. A 改票 quotes
@@ -220,25 +382,8 @@ def forum_posts(text: str, names: list[str], rules: ChangeRules | None = None) -
     """
     known = set(names)
     rules = rules or ChangeRules()
-    posts: list[_Post] = []
-    for raw in text.splitlines():
-        line = raw.translate(_PUNCT).strip()
-        if not line:
-            continue
-        poster, at, posted = _head(line, known)
-        under_head = posted and posts and not posts[-1].lines
-        if under_head and poster is None and at is not None and posts[-1].time is None:
-            posts[-1].time = at  # Discuz!'s "发表于 …" line under the author's name
-            continue
-        if under_head and poster is not None and (poster == posts[-1].poster or posts[-1].time is not None):
-            posts[-1].quotes = True  # the head of the post it quotes, right under its own
-            continue
-        if poster is not None:
-            posts.append(_Post(poster, at))
-        elif posts:
-            posts[-1].lines.append(line)
-        else:
-            raise ParseError(f"第一行应是发帖角色名（如“3楼 果果”或“果果 发表于 …”），而不是“{quoted(raw.strip())}”")
+    rows = _rows(text)
+    posts = _timed_posts(rows, known) if _timed(rows, known) else _plain_posts(rows, known)
     chosen: dict[str, str] = {}
     first: dict[str, str] = {}
     result = VoteCount()
@@ -246,14 +391,21 @@ def forum_posts(text: str, names: list[str], rules: ChangeRules | None = None) -
     for post in posts:
         poster = post.poster
         body = " ".join(post.lines)
+        if poster is None:
+            if post.labelled:
+                when = f"发表于 {post.time:%m-%d %H:%M} 的" if post.time else ""
+                result.notes.append(f"{when}一帖的作者不是本局角色（或复制时缺了作者名），其中的投票未计入，请核对")
+            continue
         vote, change = _own(body, "投票对象", "投票理由", post.quotes), _own(body, "改票对象", "改票理由", post.quotes)
+        if not post.quotes and _label_at(body, "投票对象", _label_at(body, "投票对象", 0) + 1) >= 0:
+            result.notes.append(f"{poster}：一帖中有不止一个“投票对象：”，只计第一个，请核对是否漏了另一帖的作者")
         if change:  # a 改票 quotes the vote it changes: the 投票对象 in it is the quote's
             if poster not in chosen:
-                result.flagged.append(f"{poster}：改票前没有有效的投票，改票无效")
+                result.void(poster, "改票前没有有效的投票", "改票无效")
             elif poster in first:
-                result.flagged.append(f"{poster}：改票只允许一次，第二次改票无效")
+                result.void(poster, "改票只允许一次", "第二次改票无效")
             elif why := _change_void(post, rules):
-                result.flagged.append(f"{poster}：{why}，改票无效，仍按原投票计")
+                result.void(poster, why, "改票无效，仍按原投票计")
             else:
                 target = _target(change, known, poster, result, "改票")
                 if target:
@@ -263,10 +415,10 @@ def forum_posts(text: str, names: list[str], rules: ChangeRules | None = None) -
                     chosen[poster] = target
             continue
         if not vote:
-            result.flagged.append(f"{poster}：没有“投票对象：”，格式有误，此帖无效")
+            result.void(poster, "没有“投票对象：”，格式有误", "此帖无效")
             continue
         if poster in chosen:
-            result.flagged.append(f"{poster}：重复投票，以第一次为准（改票请使用“改票对象：”）")
+            result.void(poster, "重复投票", "以第一次为准（改票请使用“改票对象：”）")
             continue
         target = _target(vote, known, poster, result, "投票")
         if target:
@@ -277,34 +429,46 @@ def forum_posts(text: str, names: list[str], rules: ChangeRules | None = None) -
     return result
 
 
+def _label_at(body: str, label: str, at: int) -> int:
+    """Where the first `label:` at or after `at` begins (spaces allowed before the colon), -1 if none."""
+    while (found := body.find(label, at)) >= 0:
+        colon = _skip_space(body, found + len(label))
+        if colon < len(body) and body[colon] == ":":
+            return found
+        at = found + 1
+    return -1
+
+
 def _own(body: str, label: str, reason_label: str, quotes: bool) -> tuple[str, str | None] | None:
     """A post's `label: target` and its reason: the first, or the last in a post that quotes another."""
     if not quotes:
         return _labelled(body, label, reason_label)
-    last, at = -1, 0
-    while (found := body.find(label, at)) >= 0:
-        colon = _skip_space(body, found + len(label))
-        if colon < len(body) and body[colon] == ":":
-            last = found
-        at = found + 1
+    last = found = _label_at(body, label, 0)
+    while found >= 0:
+        last, found = found, _label_at(body, label, found + 1)
     return None if last < 0 else _labelled(body[last:], label, reason_label)
 
 
 def _change_void(post: _Post, rules: ChangeRules) -> str | None:
     """Why a 改票 posted at `post.time` does not count, or None."""
-    if rules.all_void:
+    until = rules.sped_up_until
+    if rules.all_void and until is None:
         return "进程已加速，加速后不允许改票"
     if post.time is None:
         return None
-    if rules.sped_up and post.time >= rules.sped_up:
-        return f"改票发表于 {post.time:%m-%d %H:%M}，进程已在 {rules.sped_up:%m-%d %H:%M} 加速，加速后不允许改票"
+    if until is None or post.time < until:
+        if rules.all_void:
+            return f"改票发表于 {post.time:%m-%d %H:%M}，进程在 {until:%m-%d %H:%M} 延时之前处于加速状态，加速时不允许改票"
+        if rules.sped_up and post.time >= rules.sped_up:
+            return (f"改票发表于 {post.time:%m-%d %H:%M}，进程已在 {rules.sped_up:%m-%d %H:%M} 加速"
+                    + (f"（{until:%m-%d %H:%M} 延时），加速时" if until else "，加速后") + "不允许改票")
     if rules.cutoff and post.time >= rules.cutoff:
         return f"改票发表于 {post.time:%m-%d %H:%M}，关门前一小时（{rules.cutoff:%m-%d %H:%M} 起）不得改票"
     return None
 
 
 def _change_unknown(post: _Post, rules: ChangeRules) -> bool:
-    return post.time is None and bool(rules.cutoff or rules.sped_up)
+    return post.time is None and bool(rules.cutoff or rules.sped_up or rules.sped_up_until)
 
 
 def _poster(line: str) -> str | None:
@@ -324,10 +488,10 @@ def _poster(line: str) -> str | None:
 def _target(labelled: tuple[str, str | None], known: set[str], poster: str, result: VoteCount, word: str) -> str | None:
     target, reason = labelled
     if reason is None:
-        result.flagged.append(f"{poster}：缺少“{word}理由：”，格式有误，此票无效")
+        result.void(poster, f"缺少“{word}理由：”，格式有误", "此票无效")
         return None
     if target != "弃权" and target not in known:
-        result.flagged.append(f"{poster}：{word}对象“{quoted(target)}”不是本局角色，此票无效")
+        result.void(poster, f"{word}对象“{quoted(target)}”不是本局角色", "此票无效")
         return None
     if not reason:  # "投票理由：" written and left empty: the format is kept, the reason is empty
         result.notes.append(f"{poster}：{word}理由为空，已按有效票计")
@@ -377,9 +541,9 @@ def compact_votes(text: str, names: list[str]) -> VoteCount:
         if voter not in known:
             result.flagged.append(f"“{quoted(voter)}”不是本局角色，此票无效")
         elif target != "弃权" and target not in known:
-            result.flagged.append(f"{voter}：投票对象“{quoted(target)}”不是本局角色，此票无效")
+            result.void(voter, f"投票对象“{quoted(target)}”不是本局角色", "此票无效")
         elif voter in seen:
-            result.flagged.append(f"{voter}：重复出现，以第一次为准")
+            result.void(voter, "重复出现", "以第一次为准")
         else:
             seen.add(voter)
             result.ballots.append((voter, target))

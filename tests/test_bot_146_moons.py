@@ -254,7 +254,7 @@ async def test_the_english_exam_is_announced_with_its_hours(app: App, banshabot)
     assert post.endswith("[b]英语考试时段[/b]\n12-01 20:00 至 12-02 02:00")  # "自讨论日开门时至开门后6小时"
     async with chat(app) as (ctx, bot):
         ctx.receive_event(bot, private(DIRECTOR, "违规 阿贵"))
-        says(ctx, DIRECTOR, "2号 阿贵 初次违反英语考试：规则令其时间翻倍至12小时（加速则为6小时），请在讨论帖公示。")
+        says(ctx, DIRECTOR, "2号 阿贵 初次违反英语考试：规则令其时间翻倍至12小时（开门后12小时内），请在讨论帖公示。")
         says(ctx, DIRECTOR, "已执行。")
 
 

@@ -83,7 +83,7 @@ async def test_what_went_out_while_nothing_could_be_recorded_is_not_sent_again(a
     assert not await OutboxRow.filter(sent_at=None).exists()  # recorded once it could be
 
 
-async def test_damage_found_by_the_page_check_is_told_to_the_directors(app: App, banshabot, monkeypatch, tmp_path):
+def damaged_database(tmp_path) -> str:
     damaged = tmp_path / "damaged.sqlite3"
     with sqlite3.connect(damaged) as db:
         db.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)")
@@ -91,11 +91,42 @@ async def test_damage_found_by_the_page_check_is_told_to_the_directors(app: App,
     with damaged.open("r+b") as f:  # a few bytes of one page overwritten
         f.seek(4096 * 20 + 100)
         f.write(b"\0" * 50)
-    monkeypatch.setattr(banshabot.config, "banshabot_database_url", f"sqlite://{damaged}")
+    return f"sqlite://{damaged}"
+
+
+async def test_damage_found_by_the_page_check_is_told_to_the_directors(app: App, banshabot, monkeypatch, tmp_path):
+    monkeypatch.setattr(banshabot.config, "banshabot_database_url", damaged_database(tmp_path))
     async with app.test_api() as ctx:
         await connect(ctx)
         says_with(ctx, DIRECTOR, "数据库检查", "quick_check", "损坏", "备份")
         await banshabot.check_database()
+
+
+async def test_the_bot_checks_its_pages_at_every_start_up(app: App, banshabot, monkeypatch, tmp_path):
+    """The start-up itself runs the check (the database is the one it opens)."""
+    opened = []
+
+    async def open_database(url: str) -> None:  # the session's database stays; which one was asked for
+        opened.append(url)
+
+    async def nothing() -> None:
+        pass
+
+    url = damaged_database(tmp_path)
+    monkeypatch.setattr(banshabot.config, "banshabot_database_url", url)
+    monkeypatch.setattr(banshabot, "open_database", open_database)
+    monkeypatch.setattr(banshabot.service, "open", nothing)
+    monkeypatch.setattr(banshabot, "_startup", banshabot._startup)
+    monkeypatch.setattr(banshabot, "checking", None)
+    monkeypatch.setattr(banshabot.scheduler, "add_job", lambda *args, **kwargs: None)  # the session's jobs stay
+    monkeypatch.setattr(banshabot, "attempts_file", lambda url: None)  # and its outbox and event keys
+    monkeypatch.setattr(banshabot.service.seen, "read_from", lambda path: None)
+    async with app.test_api() as ctx:
+        await connect(ctx)
+        says_with(ctx, DIRECTOR, "数据库检查", "quick_check", "损坏", "备份")
+        await banshabot._open()
+        assert opened == [url] and banshabot.checking is not None
+        await banshabot.checking
 
 
 async def other_game(service):

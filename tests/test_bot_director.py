@@ -78,7 +78,7 @@ HELP = """导演指令（私聊发送；多局同时进行时在指令前加“#
 竞选 票 / 投票 票 —— 票：粘贴投票帖（首行写发帖角色名，可带“发表于 时间”），或“投票人:对象 …”
 重新计票 [竞选|投票] 票 —— 用新的投票帖代替今天的计票（先显示变化，确认后执行）
 撤销 / 撤销 编号 —— 列出本阶段导演的操作 / 撤销其中一条（先显示变化，确认后执行）；确认 / 取消
-加速 [时间] 角色 角色 … —— 记录在进程帖申请加速的玩家；加速 强制 —— 导演执行加速
+加速 [时间] 角色 角色 … —— 记录在进程帖申请加速的玩家；加速 强制 —— 导演执行加速；延时 [时间] 角色 …（规则有延时时）
 发牌 蓝牌|黄牌|红牌 角色
 替补 角色 新QQ号 / 协助 QQ号（添加协助导演）
 代 角色 技能 [目标] —— 代玩家行动（覆盖）
@@ -425,12 +425,14 @@ async def test_votes_from_pasted_forum_posts(app: App, banshabot):
     )
     async with chat(app) as (ctx, bot):
         ctx.receive_event(bot, private(DIRECTOR, election))
-        says(ctx, DIRECTOR, unvoted(1, "警长竞选", others("果果", "西瓜", "草莓", "桃子")))
+        # a void post is a reply all the same: its poster is under 无效票, with why, not under 未投票 (nor given its card)
+        says(ctx, DIRECTOR, unvoted(1, "警长竞选", others("果果", "西瓜", "柠檬", "草莓", "芒果", "桃子")))
         says(ctx, QQ["西瓜"], "你当选了警长。")
         says(ctx, DIRECTOR, "【开门公告，可直接粘贴到论坛】\n"
                             "[b]第1天警长竞选结果：[/b]\n5号 西瓜 2票、2号 橘子 1票\n结果：5号 西瓜 当选警长\n"
                             "票型：\n1号 果果 → 2号 橘子\n5号 西瓜 → 5号 西瓜\n7号 草莓 → 5号 西瓜\n弃权：9号 桃子\n"
-                            f"未投票：{labels(others('果果', '西瓜', '草莓', '桃子'))}\n\n"
+                            f"未投票：{labels(others('果果', '西瓜', '柠檬', '草莓', '芒果', '桃子'))}\n"
+                            "无效票：6号 柠檬（缺少“投票理由：”，格式有误）、8号 芒果（没有“投票对象：”，格式有误）\n\n"
                             "[b]第1天公示[/b]\n昨晚出局：无人出局（平安夜）\n当日警长：5号 西瓜")
         says(ctx, DIRECTOR, "计票完成：5号 西瓜 2票、2号 橘子 1票；结果：5号 西瓜。可公示的计票结果见上。\n"
                             "无效：柠檬：缺少“投票理由：”，格式有误，此票无效\n"
@@ -455,8 +457,9 @@ async def test_votes_from_pasted_forum_posts(app: App, banshabot):
         # the sheriff's vote counts 1.5; the 票型 shows the 改票; the exile is announced once, by itself
         says(ctx, DIRECTOR, "【可公示】第2天放逐投票结果：\n5号 西瓜 2票、1号 果果 1.5票\n结果：5号 西瓜\n票型：\n"
                             "1号 果果 → 5号 西瓜（改票，原投 10号 菠萝）\n5号 西瓜 → 1号 果果（1.5票）\n2号 橘子 → 5号 西瓜\n"
-                            f"未投票：{labels(others('果果', '西瓜', '橘子'))}\n计票说明：警长 5号 西瓜 的票计为1.5票")
-        says(ctx, DIRECTOR, unvoted(2, "放逐投票", others("果果", "西瓜", "橘子")))
+                            f"未投票：{labels(others('果果', '西瓜', '橘子', '菠萝'))}\n"
+                            "无效票：10号 菠萝（投票对象“路人甲”不是本局角色）\n计票说明：警长 5号 西瓜 的票计为1.5票")
+        says(ctx, DIRECTOR, unvoted(2, "放逐投票", others("果果", "西瓜", "橘子", "菠萝")))
         says(ctx, DIRECTOR, "5号 西瓜 出局（投票）")
         # the sheriff went out: he is asked at once to hand over the badge
         says(ctx, QQ["西瓜"], "你已出局，可以<殉职>：发送“殉职 座位号”移交警徽，或“殉职 撕”撕毁警徽（关门后30分钟内有效）。")
@@ -480,9 +483,9 @@ async def test_votes_as_a_compact_list(app: App, banshabot):
         # 橘子 is the sheriff (1.5); 龙眼 went out in the night: his ballot is void
         says(ctx, DIRECTOR, "【可公示】第2天放逐投票结果：\n10号 菠萝 2.5票、1号 果果 2票\n结果：10号 菠萝\n票型：\n"
                             "1号 果果 → 10号 菠萝\n2号 橘子 → 10号 菠萝（1.5票）\n5号 西瓜 → 1号 果果\n6号 柠檬 → 1号 果果\n"
-                            "弃权：7号 草莓\n未投票：3号 香蕉、4号 葡萄、8号 芒果、9号 桃子、10号 菠萝、11号 樱桃、12号 荔枝\n"
-                            "无效票：13号 龙眼\n计票说明：警长 2号 橘子 的票计为1.5票")
-        says(ctx, DIRECTOR, unvoted(2, "放逐投票", ["香蕉", "葡萄", "芒果", "桃子", "菠萝", "樱桃", "荔枝"]))
+                            "弃权：7号 草莓\n未投票：3号 香蕉、4号 葡萄、8号 芒果、9号 桃子、11号 樱桃、12号 荔枝\n"
+                            "无效票：13号 龙眼、10号 菠萝（投票对象“路人”不是本局角色）\n计票说明：警长 2号 橘子 的票计为1.5票")
+        says(ctx, DIRECTOR, unvoted(2, "放逐投票", ["香蕉", "葡萄", "芒果", "桃子", "樱桃", "荔枝"]))
         says(ctx, DIRECTOR, "10号 菠萝 出局（投票）")
         says(ctx, DIRECTOR, "【可公示】放逐投票：10号 菠萝 出局")
         says(ctx, QQ["菠萝"], "你已出局，可以留下遗言：发送“遗言 内容”（可多行），下一个白天开始前有效。遗言中禁止使用Discuz!代码。")

@@ -8,6 +8,7 @@ notice delivered twice are answered once; stored keys are forgotten after a few 
 from __future__ import annotations
 
 import asyncio
+import time
 from contextlib import asynccontextmanager
 from datetime import timedelta
 
@@ -131,3 +132,19 @@ async def test_a_repeat_after_a_restart_is_found_in_the_database(app: App, bansh
     banshabot.service.seen.forget()
     async with chat(app) as (ctx, bot):
         ctx.receive_event(bot, private(QQ["西瓜"], "预言 1", 9191))  # nothing: not even a refusal
+
+
+async def test_a_repeat_is_found_in_the_database_whatever_time_onebot_gave_it(app: App, banshabot):
+    """OneBot's clock runs ahead of the bot's (or the repeat comes after the claims in memory were
+    forgotten): the event's time says nothing about whether it was handled. 检查 asks OneBot for the
+    friend list: a second run would ask again."""
+    t = await running_game(banshabot.service)
+    event = private(DIRECTOR, "检查", 9393)
+    event.time = int(time.time()) + 3600  # after this process started, by OneBot's clock
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, event)
+        ctx.should_call_api("get_friend_list", {}, result=[{"user_id": s.qq, "nickname": s.name} for s in t.seats])
+        says(ctx, DIRECTOR, "每名玩家都已加我为好友，可以私聊。")
+    banshabot.service.seen.forget()
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, event)  # nothing: OneBot is not asked, nobody is answered

@@ -12,10 +12,13 @@ from __future__ import annotations
 import pytest
 from nonebug import App
 
-from bot_helpers import DIRECTOR, QQ, chat, day_two, director_hears, drain, private, running_game, says
+from bot_helpers import DIRECTOR, QQ, chat, day_two, director_hears, drain, labels, private, running_game, says, unvoted
 from engine import Ballots, CloseDay, OpenDay
 from service.models import DeadlineRow
+from rulesets.m131 import M131
+from service.director import _paste
 from service.texts import clock
+from test_bot_146 import does, started
 
 pytestmark = pytest.mark.usefixtures("clean")
 
@@ -73,6 +76,54 @@ async def test_a_speed_up_passes_with_half_of_the_living_and_voids_later_changes
     assert t.game.state.carry["sped_up"] == {"day": 2, "at": "2026-12-01T18:30:00"}
 
 
+async def test_m131s_delay_ends_the_speed_up_and_extends_the_day(app: App, banshabot):
+    """M131: "未出局角色可在进程帖中申请加速或延时。当日申请人数在讨论日结束三个小时前……大于等于存活人数的一半，即判定
+    加速或延迟成功。" and "延迟成功时，不再视为“执行加速”状态。"."""
+    service = banshabot.service
+    t = await running_game(service)
+    await day_two(service, t)
+    await director(app, "关门时间 12-02 21:00", "本日关门时间改为 12-02 21:00，从关门起算的时限随之调整。")
+    cutoff = M131.asks_cutoff.text
+    # requests posted after 18:00, three hours before the end, do not count
+    await director(app, "延时 12-02 18:30 果果", f"未执行：延时申请须在 12-02 18:00 前（本日关门 12-02 21:00）：“{cutoff}”"
+                                                 "如果这些申请是在那之前发的，请写上时间：“延时 18:00 角色 …”。")
+    await director(app, "加速 强制", "【可公示】游戏进程加速（导演执行加速）。执行加速时，所有人不可改票，且发言不足或未投票者将不被判罚。",
+                   "加速通过：导演执行加速。", "已执行。")
+    await director(app, "延时 强制", "未执行：延时须由玩家在进程帖申请：请发送“延时 角色 角色 …”；导演调整时间请用“关门时间”")
+    await director(app, "延时 12-01 20:00 1 2 3 4 5 6",
+                   "延时申请已记录：今天申请延时的存活玩家 6 名（1号 果果、2号 橘子、3号 香蕉、4号 葡萄、5号 西瓜、6号 柠檬），"
+                   "存活 13 名，需要至少 7 名，尚未通过。", "已执行。")
+    assert t.game.state.carry["sped_up"]
+    await director(app, "延时 12-01 20:10 7",
+                   "【可公示】延时成功（申请延时的玩家 7 名，存活 13 名）：本讨论日延长一天。延迟成功时，不再视为“执行加速”状态。",
+                   "延时通过：今天申请延时的存活玩家 7 名（1号 果果、2号 橘子、3号 香蕉、4号 葡萄、5号 西瓜、6号 柠檬、7号 草莓），"
+                   "存活 13 名，需要至少 7 名。",
+                   "已执行。本日关门时间延后一天，改为 12-03 21:00（可用“关门时间”更改）。")
+    assert "sped_up" not in t.game.state.carry and clock(t.row.planned_close) == "12-03 21:00"
+    await director(app, "延时 8", "未执行：今天的延时已经通过")
+    # no longer sped up: who did not vote gets the post's card again
+    assert t.game.rules.no_vote_card(t.game)
+    # a 改票 posted while the game was sped up (from 20:00, 强制 at the bot's clock, to the 延时 at 20:10) stays
+    # void; one posted after the 延时 counts
+    paste = "\n".join([
+        post("果果", "15:00", "投票对象：菠萝", "投票理由：划水"),
+        post("西瓜", "16:00", "投票对象：菠萝", "投票理由：划水"),
+        post("果果", "20:05"), post("果果", "15:00", "改票对象：西瓜", "改票理由：加速时改"),
+        post("西瓜", "20:30"), post("西瓜", "16:00", "改票对象：果果", "改票理由：延时后改"),
+    ])
+    ballots, notes = _paste(service, t, "exile", paste)
+    assert dict(ballots.ballots) == {"果果": "菠萝", "西瓜": "果果"}
+    assert "果果：改票发表于 12-01 20:05，进程已在 12-01 20:00 加速（12-01 20:10 延时），加速时不允许改票" in notes
+
+
+async def test_146_has_no_delay(app: App, banshabot):
+    service = banshabot.service
+    t = await started(service)
+    await does(service, t, OpenDay())
+    await director(app, "延时 1 2 3", "未执行：本局规则没有延时")
+    assert "delay_asks" not in t.game.state.carry
+
+
 async def test_after_a_speed_up_every_later_days_change_is_void(app: App, banshabot):
     service = banshabot.service
     t = await running_game(service)
@@ -95,6 +146,50 @@ async def test_after_a_speed_up_every_later_days_change_is_void(app: App, bansha
             ctx.should_call_api("send_private_msg", {"user_id": _any(), "message": _starting("")}, result={"message_id": 1})
         says(ctx, DIRECTOR, "计票完成：10号 菠萝 1票；结果：10号 菠萝。可公示的计票结果见上。\n"
                             "无效：果果：进程已加速，加速后不允许改票，改票无效，仍按原投票计")
+
+
+
+# What a browser copies of a Discuz! page: the page's head, then each post as its author's name, his profile
+# (user group, 积分, 帖子...), the floor mark, `发表于 time | 只看该作者`, the post, and the post's buttons.
+PROFILE = ["15", "主题", "120", "帖子", "500", "积分", "注册会员", "Rank: 2Rank: 2", "积分", "500", "发消息"]
+
+
+def page_post(name: str, floor: str, at: str, *lines: str) -> list[str]:
+    return [name, *PROFILE, floor, f"发表于 2026-12-1 {at} | 只看该作者", *lines, "回复", "举报"]
+
+
+async def test_a_copied_discuz_page_keeps_its_post_times_and_shows_void_posts_as_void(app: App, banshabot):
+    """A whole page copied: the profile and floor mark between an author's name and his 发表于 do not lose the
+    time, so a 改票 at 21:30 is void ("关门前一小时不允许改票"); a reason that is a character's name starts no
+    post; whoever posted only void ballots is listed under 无效票 with why, not under 未投票 nor given its card."""
+    service = banshabot.service
+    t = await running_game(service)
+    await day_two(service, t)
+    await director(app, "关门时间 12-01 22:00", "本日关门时间改为 12-01 22:00，从关门起算的时限随之调整。")
+    paste = "\n".join([
+        "【第2天投票帖】粽子", "查看: 352|回复: 14", "[复制链接]",
+        "导演组", "楼主", "发表于 2026-12-1 09:00 | 只看该作者 |倒序浏览 |阅读模式",
+        "第2天投票帖，格式：", "投票对象：甜粽子", "投票理由：甜粽子好吃", "回复", "举报",
+        *page_post("果果", "沙发", "10:23:45", "投票对象：菠萝", "投票理由：划水"),
+        *page_post("西瓜", "板凳", "11:00", "投票对象：果果", "投票理由：", "橘子"),  # the reason: "橘子" said so
+        *page_post("橘子", "地板", "12:00", "改票对象：西瓜", "改票理由：先改了再说"),  # a change with no vote before it
+        *page_post("柠檬", "5#", "13:00", "我投西瓜"),  # not the format
+        *page_post("果果", "6#", "21:30", "果果 发表于 2026-12-1 10:23", "投票对象：菠萝", "投票理由：划水",
+                   "改票对象：西瓜", "改票理由：想通了"),
+    ])
+    unvoted_ones = ["香蕉", "葡萄", "草莓", "芒果", "桃子", "菠萝", "樱桃", "荔枝", "龙眼"]
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(DIRECTOR, "投票\n" + paste))
+        says(ctx, DIRECTOR, "【可公示】第2天放逐投票结果：\n1号 果果 1票、10号 菠萝 1票\n结果：平票（1号 果果、10号 菠萝 各1票），无人出局\n"
+                            "票型：\n1号 果果 → 10号 菠萝\n5号 西瓜 → 1号 果果\n"
+                            "未投票：" + labels(unvoted_ones) + "\n"
+                            "无效票：2号 橘子（改票前没有有效的投票）、6号 柠檬（没有“投票对象：”，格式有误）")
+        says(ctx, DIRECTOR, unvoted(2, "放逐投票", unvoted_ones))
+        says(ctx, DIRECTOR, "计票完成：1号 果果 1票、10号 菠萝 1票；结果：平票或无票，无人。可公示的计票结果见上。\n"
+                            "无效：橘子：改票前没有有效的投票，改票无效\n"
+                            "无效：柠檬：没有“投票对象：”，格式有误，此帖无效\n"
+                            "无效：果果：改票发表于 12-01 21:30，关门前一小时（12-01 21:00 起）不得改票，改票无效，仍按原投票计\n"
+                            "注意：发表于 12-01 09:00 的一帖的作者不是本局角色（或复制时缺了作者名），其中的投票未计入，请核对")
 
 
 class _starting:
@@ -201,7 +296,8 @@ async def test_a_change_in_the_last_hour_before_closing_is_void(app: App, bansha
         post("西瓜", "16:00", "投票对象：菠萝", "投票理由：划水"),
         post("果果", "20:59"), post("果果", "15:00", "改票对象：西瓜", "改票理由：来得及"),
         post("西瓜", "21:00"), post("西瓜", "16:00", "改票对象：果果", "改票理由：来不及"),
-        "橘子", "投票对象：菠萝", "投票理由：", "橘子", "改票对象：果果", "改票理由：没有时间",  # no time: counted, to be checked
+        # Discuz! shows a recent post's time as "3 小时前": no time to check, so counted, to be checked
+        "橘子 发表于 3 小时前 | 只看该作者", "投票对象：菠萝", "投票理由：", "橘子 发表于 半小时前", "改票对象：果果", "改票理由：没有时间",
     ])
     async with chat(app) as (ctx, bot):
         ctx.receive_event(bot, private(DIRECTOR, "投票\n" + paste))

@@ -842,9 +842,11 @@ async def test_a_chats_trouble_with_onebot_holds_no_other_chat_and_nothing_goes_
         mark = sim.mark()
         await sim.private(QQ["丙"], "查 12")
         await sim.wait_until(lambda: hung, WAIT, "the seer's result sent and left unanswered")
-        asked = time.monotonic()
+        since = len(sim.calls)
         await t.say("庚", "诽谤 4", "已收到")
-        assert time.monotonic() - asked < 1.5, "another chat waited behind the unanswered send"
+        # answered while the bot still waits for the unanswered send: it has neither looked into the
+        # seer's history nor sent the result again
+        assert not [c for c in sim.calls[since:] if c.params.get("user_id") == QQ["丙"]], "another chat waited behind the unanswered send"
         await t.director_told("7号 庚：诽谤 4", since=mark)
         result = await t.told("丙", "预言结果", since=mark)
         assert "12号 丑" in result
@@ -875,6 +877,53 @@ async def test_a_chats_trouble_with_onebot_holds_no_other_chat_and_nothing_goes_
 
         await sim.quiet(1.0)
         assert_outbox_delivered_exactly_once(bot.db, sim, given_up=1)
+        assert sim.violations == []
+        await sim.close()
+
+
+@pytest.mark.slow
+async def test_a_reply_never_waits_for_another_chats_unanswered_send(bots):
+    """OneBot stops answering a chat's sends (and the bot would wait a minute for each): the
+    director's commands are answered meanwhile, both the one that starts the retry of a message
+    OneBot refused there and the one that queues a message there itself. Once the connection is
+    renewed, the unanswered sends are found missing from the history and go out, once each."""
+    gid = 810000006
+    bot = bots(minute_seconds=2.0, env={"BANSHABOT_SEND_TIMEOUT": "60", "BANSHABOT_RETRY_SECONDS": "60"})
+    sim = OneBotSim(SELF_ID, TOKEN, friends=set(QQ.values()), groups={gid: Group("粽子六号群")}, history=True)
+    t = Table(sim, gid)
+    bot.start()
+    async with asyncio.timeout(120):
+        await connect(sim, bot)
+        await t.to_night_one("回复测试", "粽子六号群")
+        await sim.wait_for(("group", gid), "第1夜")
+
+        # the seer's result is refused once: it waits for its retry (a minute away)
+        refused = sim.fail(lambda a, p: p.get("user_id") == QQ["丙"] and "预言结果" in str(p.get("message")))
+        await sim.private(QQ["丙"], "查 12")
+        await sim.wait_until(lambda: refused, WAIT, "the seer's result refused")
+        # from now on OneBot leaves the seer's next send unanswered; the director's next command tries
+        # the result again at once, and its answer does not wait for that
+        hung = sim.hang(lambda a, p: p.get("user_id") == QQ["丙"] and a == "send_private_msg")
+        await t.director("发牌 蓝牌 乙")
+        await sim.wait_until(lambda: hung, WAIT, "the result tried again and left unanswered")
+        assert not any("预言结果" in m for m in sim.messages(pm("丙")))
+
+        # a command that tells the crow, whose chat OneBot leaves unanswered too
+        told = sim.hang(lambda a, p: p.get("user_id") == QQ["庚"] and a == "send_private_msg")
+        mark = sim.mark()
+        await t.director("代 庚 诽谤 4")
+        await sim.wait_until(lambda: told, WAIT, "the crow's notice sent and left unanswered")
+        assert not any(d.target == pm("庚") for d in sim.delivered[mark:])
+        assert hung and not any("预言结果" in m for m in sim.messages(pm("丙")))  # the seer's still unanswered
+
+        # the connection is renewed: both sends are looked up, found missing, and go out once
+        await sim.close()
+        await connect(sim, bot)
+        result = await t.told("丙", "预言结果")
+        assert "12号 丑" in result
+        await t.told("庚", "诽谤")
+        await sim.quiet(1.0)
+        assert_outbox_delivered_exactly_once(bot.db, sim)
         assert sim.violations == []
         await sim.close()
 

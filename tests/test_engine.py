@@ -294,6 +294,34 @@ def test_a_tally_shows_the_count_sorted_its_ballots_and_every_weight_that_change
            "规则：讨论结束时，未回复投票帖者将被判罚黄牌（执行加速时不判罚），请决定是否发牌" in notices(outs, "director")
 
 
+
+def test_a_void_post_is_listed_as_void_with_why_not_as_no_vote():
+    """Who posted only void ballots ("投票格式或投票对象有误的票无效") did reply to the vote thread: the count lists
+    him under 无效票 with why, and neither the thread nor the director's card list has him under 未投票. One whose
+    other ballot counts is not listed again; a name of no character is refused, and the count with it."""
+    g = new_game()
+    first_night(g)
+    night_passes(g)
+    run(g, OpenDay())
+    assert g.apply(Ballots("election", (("甲", "戊"),), void=(("路人", "格式有误"),))).error == "没有角色「路人」"
+    outs = run(g, Ballots("election", (("甲", "戊"), ("戊", "戊")),
+                          void=(("乙", "缺少“投票理由：”，格式有误"), ("甲", "重复投票"), ("丙", "改票前没有有效的投票"))))
+    assert notices(outs, "public")[0] == (
+        "第1天警长竞选结果：\n5号 戊 2票\n结果：5号 戊 当选警长\n票型：\n1号 甲 → 5号 戊\n5号 戊 → 5号 戊\n"
+        "未投票：4号 丁、6号 己、7号 庚、8号 辛、9号 壬、10号 癸、11号 子、12号 丑、13号 寅\n"
+        "无效票：2号 乙（缺少“投票理由：”，格式有误）、3号 丙（改票前没有有效的投票）")
+    assert "第1天警长竞选（仅导演可见）：\n未投票：4号 丁、6号 己、7号 庚、8号 辛、9号 壬、10号 癸、11号 子、12号 丑、13号 寅。" \
+           "规则：讨论结束时，未回复投票帖者将被判罚黄牌（执行加速时不判罚），请决定是否发牌" in notices(outs, "director")
+
+
+def test_a_counts_void_posts_are_kept_in_the_stored_log():
+    from engine.commands import from_dict, to_dict
+
+    cmd = Ballots("exile", (("甲", "乙"),), (("甲", "丙"),), (("丁", "没有“投票对象：”，格式有误"),))
+    assert from_dict(to_dict(cmd)) == cmd
+    assert from_dict({"type": "Ballots", "kind": "exile", "ballots": [["甲", "乙"]]}).void == ()  # stored before void existed
+
+
 def test_the_end_withdraws_what_it_asked_and_tells_every_player():
     """The sheriff voted out on the day the wolves win is neither asked for <殉职> nor offered last words: the
     game is over. A question asked before the end is called off. Every player learns the end and the seed."""

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from engine import Act, Ballots, Breach, Card, CloseDay, Configure, Game, Moon, OpenDay, ResolveNight, Timeout
+from engine import Act, Ballots, Breach, Card, CloseDay, Configure, Game, Moon, OpenDay, ResolveNight, SpeedUp, Timeout
 from engine.events import DeadlineEnd, DeadlineStart, Feedback, Notice
 from rulesets import get
 from rulesets.r146 import moons
@@ -364,8 +364,12 @@ def test_breaking_the_english_exam_doubles_the_time_then_costs_a_blue_card():
     to_day_one(g)
     run(g, CloseDay(), OpenDay(), Ballots("exile", (("甲", "亥"),)), Act("午", "辅策", 1), CloseDay(), OpenDay())
     first, second = run(g, Breach("乙"), Breach("乙"))
-    assert "初次违反英语考试：规则令其时间翻倍至12小时（加速则为6小时）" in first.events[0].text
-    assert "再次违反英语考试：规则处蓝牌一张（请发送“发牌 蓝牌 乙”）" in second.events[0].text
+    assert "初次违反英语考试：规则令其时间翻倍至12小时（开门后12小时内）" in first.events[0].text
+    assert "再次违反英语考试：规则处蓝牌一张（请发送“发牌 蓝牌 乙”）且禁言直至12小时结束" in second.events[0].text
+    # "（加速则为6小时）": once sped up, the doubled time is six hours
+    run(g, SpeedUp(forced=True))
+    (third,) = run(g, Breach("丙"))
+    assert "初次违反英语考试：规则令其时间翻倍至6小时（开门后6小时内）" in third.events[0].text
 
 
 def test_help_lists_what_an_event_lets_a_player_send_today():

@@ -6,23 +6,25 @@ The service is driven directly, on a database of its own (an isolated tortoise c
 in-memory database of the NoneBot tests is untouched): the migrations, a game from roster to night,
 what it sends and the marks of what was sent, a restart that rebuilds the game and resumes sending
 in order, events handled once across the restart, directors found through their own rows, a message
-given up, the open time limits, old event keys forgotten.
+given up, the open time limits, old event keys forgotten, a database made before the directors'
+table upgraded with its games' directors.
 """
 from __future__ import annotations
 
 import asyncio
 from contextlib import asynccontextmanager
 from datetime import datetime, timedelta, timezone
+from pathlib import Path
 
 import pytest
 from tortoise.context import TortoiseContext
-from tortoise.migrations.executor import MigrationExecutor
+from tortoise.migrations.executor import MigrationExecutor, MigrationTarget
 
 from conftest import RecordingScheduler
 from engine import Act, CloseDay
 from service import director, handling
 from service.config import Config
-from service.db import tortoise_config
+from service.db import sqlite_path, tortoise_config
 from service.games import Service
 from service.models import CommandRow, DeadlineRow, GameDirectorRow, GameRow, OutboxRow, SeenMessage
 from service.outbox import Refused
@@ -64,10 +66,13 @@ class OneBot:
 
 
 @asynccontextmanager
-async def running(onebot: OneBot | None = None, *, attempts: int = 5, retry: float = 30.0):
-    """A service on the test's database, opened as at start-up, OneBot connected if given."""
+async def running(onebot: OneBot | None = None, *, attempts: int = 5, retry: float = 30.0, handed: Path | None = None):
+    """A service on the test's database, opened as at start-up, OneBot connected if given; `handed`:
+    the file the ids of actions handed to OneBot are written to (as the bot keeps it)."""
     config = Config(banshabot_send_rate=0, banshabot_send_attempts=attempts, banshabot_retry_seconds=retry)
     service = Service(config, RecordingScheduler(), lambda: datetime.now(timezone.utc), superusers={DIRECTOR})
+    if handed is not None:
+        service.outbox.handed.open(handed)
     await service.open()
     if onebot is not None:
         await service.outbox.flush(onebot.call)
@@ -76,6 +81,7 @@ async def running(onebot: OneBot | None = None, *, attempts: int = 5, retry: flo
     finally:
         await service.outbox.marks.drain()
         service.outbox.forget()
+        service.outbox.handed.close()
 
 
 async def started_game(service: Service) -> int:
@@ -102,11 +108,17 @@ async def test_a_game_is_stored_sent_and_rebuilt_after_a_restart(database):
     assert not await OutboxRow.filter(sent_at=None).exists()  # every mark stored
     assert await SeenMessage.exists(key=handling.event_key("1", "private", QQ["西瓜"], 501))
 
-    # a restart: the game is rebuilt from its log, the same event is still known as handled
+    # a restart: the game is rebuilt from its log, the same event is still known as handled (also
+    # where the bot reads the keys from its SQLite file directly)
     async with running(OneBot()) as service:
         t = await service.table(game)
         assert t.game.night.actions["预言"][1] == "果果" and t.next_seq == await CommandRow.filter(game_id=game).count()
-        assert not await service.handling(handling.event_key("1", "private", QQ["西瓜"], 501), sent=0.0)
+        assert not await service.handling(handling.event_key("1", "private", QQ["西瓜"], 501))
+        service.seen.forget()
+        service.seen.read_from(sqlite_path(database))
+        assert not await service.handling(handling.event_key("1", "private", QQ["西瓜"], 501))
+        assert await service.handling(handling.event_key("1", "private", QQ["西瓜"], 502))
+        service.seen.read_from(None)
         outcome = await service.submit(t, Act(by="草莓", skill="诽谤", target="4"), source="test")
         assert outcome.ok and t.next_seq == await CommandRow.filter(game_id=game).count()
 
@@ -177,3 +189,124 @@ async def test_open_time_limits_are_restored_and_old_event_keys_forgotten(databa
     assert {s.key async for s in SeenMessage.all()} == {"new"}
     assert await GameRow.filter(status="running").count() == 1
 
+
+
+def _indexed_columns(rows: list[dict]) -> set[tuple[str, str]]:
+    """(table, column) of every single-column index, from sqlite_master or pg_indexes."""
+    found = set()
+    for row in rows:
+        sql = row["sql"] or ""
+        columns = sql[sql.rfind("(") + 1:sql.rfind(")")].replace('"', "").split(",")
+        if len(columns) == 1:
+            found.add((row["tbl"], columns[0].strip()))
+    return found
+
+
+async def test_a_database_of_the_second_migration_gets_its_games_directors_and_the_indexes(database_url):
+    """Games stored before directors had rows of their own (migration 0002) are found through those
+    rows once the bot upgrades the database (0003): every director and co-director, once each."""
+    async with TortoiseContext() as context:
+        config = tortoise_config(database_url)
+        await context.init(config=config)
+        db = context.db("default")
+        await MigrationExecutor(db, config["apps"]).migrate([MigrationTarget("models", "0002_deadline_waits_for")])
+        for number, status, directors in ((1, "over", '["70000"]'), (2, "running", '["70001","70000","70001"]'),
+                                          (3, "roster", '["70002"]')):
+            await db.execute_script(
+                'INSERT INTO "game" ("id", "ruleset", "title", "seed", "status", "directors", "created_at") '
+                f"VALUES ({number}, 'M131', '旧局', 7, '{status}', '{directors}', CURRENT_TIMESTAMP)")
+        await MigrationExecutor(db, config["apps"]).migrate()
+
+        assert sorted((r.game_id, r.qq) for r in await GameDirectorRow.all()) == [
+            (1, "70000"), (2, "70000"), (2, "70001"), (3, "70002")]
+        assert [r.id for r in await director._mine("70000")] == [2, 1]
+        assert [r.id for r in await director._mine("70001")] == [2]
+        if db.capabilities.dialect == "postgres":
+            rows = await db.execute_query_dict('SELECT tablename AS tbl, indexdef AS sql FROM pg_indexes')
+            partial = [r["sql"] for r in rows if "outbox_waiting" in r["sql"]]
+        else:
+            rows = await db.execute_query_dict("SELECT tbl_name AS tbl, sql FROM sqlite_master WHERE type = 'index'")
+            partial = [r["sql"] for r in rows if r["sql"] and "outbox_waiting" in r["sql"]]
+        assert {("game_director", "qq"), ("seat", "qq"), ("deadline", "game_id"), ("deadline", "waits_for_id"),
+                ("deadline", "done"), ("game", "status"), ("pool_group", "game_id"), ("team", "group_id"),
+                ("seen_message", "at")} <= _indexed_columns(rows)
+        assert partial and "sent_at" in partial[0] and "given_up_at" in partial[0]
+
+
+async def test_after_a_crash_whatever_was_handed_to_onebot_is_looked_up_before_it_is_sent_again(database, tmp_path):
+    """A send OneBot answered at once, whose mark the crash kept from being stored, is looked up
+    in the chat's history and not sent again; what was never handed to OneBot is sent without a
+    look."""
+    handed = tmp_path / "sending"
+    onebot = OneBot()
+    async with running(onebot, handed=handed) as service:
+        quick = await service.queue(("private", QQ["西瓜"]), "预言结果：1号 果果 是<非村民阵营>")
+        await service.delivered()
+        assert onebot.to(QQ["西瓜"]) == ["预言结果：1号 果果 是<非村民阵营>"]
+        service.outbox.disconnect()
+        later = await service.queue(("private", QQ["西瓜"]), "后来的消息")  # stored, never handed to OneBot
+        await service.delivered()
+    # the crash: the quick send's mark was still waiting for its batch
+    await OutboxRow.filter(id=quick.id).update(sent_at=None, attempts=0, last_error="")
+    looked: list[int] = []
+
+    async def history(row: OutboxRow) -> bool:
+        looked.append(row.id)
+        return row.params["text"] in onebot.to(str(row.params["user_id"]))
+
+    async with running(handed=handed) as service:
+        service.outbox.confirm = history
+        await service.outbox.flush(onebot.call)
+    assert looked == [quick.id]
+    assert onebot.to(QQ["西瓜"]) == ["预言结果：1号 果果 是<非村民阵营>", "后来的消息"]
+    assert not await OutboxRow.filter(sent_at=None).exists()
+
+
+async def test_a_handling_waits_for_no_other_chats_unanswered_send(database):
+    """OneBot never answers one chat's sends: a handling that queued a message there and one for the
+    sender hands both over and is done while that send is still unanswered (and the sender's went
+    out); nothing it waited for stands behind the unanswered one."""
+    class Hanging(OneBot):
+        def __init__(self) -> None:
+            super().__init__()
+            self.hung: list[str] = []
+            self.answer = asyncio.Event()
+
+        async def call(self, action: str, params: dict) -> dict:
+            if params.get("user_id") == int(QQ["柠檬"]):
+                self.hung.append(params["text"])
+                await self.answer.wait()
+            return await super().call(action, params)
+
+    onebot = Hanging()
+    async with running(onebot) as service:
+        service.outbox.timeout = 3600  # the unanswered send stays unanswered for the whole test
+
+        async def handle(text: str) -> None:
+            handling.begin(None, ("private", DIRECTOR))
+            await service.queue(("private", QQ["柠檬"]), text)
+            await service.queue(("private", DIRECTOR), f"已执行：{text}")
+            await service.delivered()
+
+        first = asyncio.create_task(handle("通灵：第一条"))
+        await asyncio.wait({first}, timeout=10)  # (a bound on the test, not a speed asked of the bot)
+        assert first.done() and onebot.hung == ["通灵：第一条"], "a handling waited for an unanswered send"
+        second = asyncio.create_task(handle("通灵：第二条"))  # behind the unanswered send in that chat
+        await asyncio.wait({second}, timeout=10)
+        assert second.done(), "a handling waited behind an unanswered send"
+        assert onebot.hung == ["通灵：第一条"] and not onebot.answer.is_set()
+        assert onebot.to(DIRECTOR) == ["已执行：通灵：第一条", "已执行：通灵：第二条"]
+        onebot.answer.set()  # OneBot answers at last: the chat goes on, in order
+        for _ in range(100):
+            if len(onebot.to(QQ["柠檬"])) == 2:
+                break
+            await asyncio.sleep(0.01)
+        assert onebot.to(QQ["柠檬"]) == ["通灵：第一条", "通灵：第二条"]
+
+
+async def test_sending_goes_on_where_the_file_of_what_was_handed_over_cannot_be_written(database, tmp_path):
+    onebot = OneBot()
+    async with running(onebot, handed=tmp_path / "gone" / "sending") as service:  # (a full disk, say)
+        await service.queue(("private", QQ["西瓜"]), "照常发送")
+        await service.delivered()
+    assert onebot.to(QQ["西瓜"]) == ["照常发送"]

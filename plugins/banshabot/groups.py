@@ -20,7 +20,7 @@ async def in_group(bot: Bot, event: GroupMessageEvent) -> None:
     """A message in a group (plugins/banshabot/private.py's matcher hands it here)."""
     group = str(event.group_id)
     key = event_key(bot.self_id, "group", group, event.message_id)
-    if not await service.handling(key, origin=("group", group), sent=event.time):
+    if not await service.handling(key, origin=("group", group)):
         return
     async with answer_failure(bot, ("group", group)):
         await playing.in_group(service, group, event.get_user_id(), plain(event), key)

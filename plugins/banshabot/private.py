@@ -31,7 +31,7 @@ async def _(bot: Bot, event: MessageEvent) -> None:
 async def private(bot: Bot, event: PrivateMessageEvent) -> None:
     qq, text = event.get_user_id(), plain(event)
     key = event_key(bot.self_id, "private", qq, event.message_id)
-    if not await service.handling(key, origin=("private", qq), sent=event.time):
+    if not await service.handling(key, origin=("private", qq)):
         return  # OneBot delivered the same message again (or is delivering it right now)
     async with answer_failure(bot, ("private", qq)):
         if await directing.is_director(service, qq):

@@ -18,7 +18,7 @@ joins = on_notice(rule=lambda event: isinstance(event, GroupIncreaseNoticeEvent)
 @requests.handle()
 @guarded
 async def _(bot: Bot, event: FriendRequestEvent | GroupRequestEvent) -> None:
-    if not await service.handling(event_key(bot.self_id, "request", event.request_type, event.flag), sent=event.time):
+    if not await service.handling(event_key(bot.self_id, "request", event.request_type, event.flag)):
         return
     if isinstance(event, FriendRequestEvent):
         # players must be the bot's friends to be reached privately
@@ -39,7 +39,7 @@ async def _(bot: Bot, event: FriendRequestEvent | GroupRequestEvent) -> None:
 async def _(bot: Bot, event: GroupIncreaseNoticeEvent) -> None:
     group, qq = str(event.group_id), event.get_user_id()
     key = event_key(bot.self_id, "joined", group, f"{qq}:{event.time}")
-    if not await service.handling(key, sent=event.time):
+    if not await service.handling(key):
         return
     if qq == bot.self_id or not await groups.pooled(group) or await groups.may_join(group, qq):
         return

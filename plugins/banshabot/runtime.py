@@ -3,10 +3,12 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import hashlib
 import sys
 from contextlib import asynccontextmanager
 from datetime import datetime, timezone
 from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
 
 from nonebot import get_bots, get_driver, get_plugin_config, logger, require
 from nonebot.adapters.onebot.v11 import ActionFailed, Bot, Message, MessageSegment
@@ -17,7 +19,7 @@ from nonebot_plugin_apscheduler import scheduler  # noqa: E402
 
 from service import handling  # noqa: E402
 from service.config import Config  # noqa: E402
-from service.db import close_database, open_database, quick_check  # noqa: E402
+from service.db import DEFAULT_URL, close_database, open_database, quick_check, sqlite_path  # noqa: E402
 from service.games import CannotSave, GameBroken, Repeated, Scheduler, Service  # noqa: E402
 from service.chat_history import History  # noqa: E402
 from service.outbox import Refused, Unreachable  # noqa: E402
@@ -73,16 +75,27 @@ def onebot() -> Bot | None:
     return next((b for b in get_bots().values() if isinstance(b, Bot)), None)
 
 
+# the outbox's tasks waiting for an answer, by the connection they asked: NoneBot leaves a call on a
+# connection that went waiting until its api_timeout; they are cut short when it goes, also when the
+# new connection came first
+waiting_on: dict[Bot, set[asyncio.Task]] = {}
+
+
 async def perform(action: str, params: dict) -> None:
     bot = onebot()
     if bot is None:
         raise Unreachable("no OneBot connection")
     if "text" in params:  # a message: always one plain text segment, never parsed as CQ code
         params["message"] = Message(MessageSegment.text(params.pop("text")))
+    task = asyncio.current_task()
+    waiting = waiting_on.setdefault(bot, set())
+    waiting.add(task)
     try:
         await bot.call_api(action, **params)
     except ActionFailed as exc:
         raise Refused(f"{type(exc).__name__}: {exc}") from exc
+    finally:
+        waiting.discard(task)
 
 
 @asynccontextmanager
@@ -137,10 +150,28 @@ async def check_database() -> None:
                                       "请尽快停机并从备份恢复；无法从记录恢复的游戏会单独通知其导演。")
 
 
+# the start-up page check, held here: the event loop keeps only a weak reference to a task
+checking: asyncio.Task | None = None
+
+
 # SQLite runs in a thread of its own (aiosqlite): what it finishes reaches the event loop only once
 # the loop's thread gives up the interpreter, by default every 5 ms when busy. Every message waits
 # for its transaction, so the thread is let in sooner.
 SWITCH_INTERVAL = 0.0005
+
+
+def attempts_file(url: str) -> Path | None:
+    """Where the ids of the actions handed to OneBot are written (service/outbox.py, Handed): beside
+    a SQLite file; for another database, under the default database's folder, one file per URL.
+    None for a database in memory, which a crash loses anyway."""
+    path = sqlite_path(url)
+    if path is not None:
+        return Path(path + "-sending")
+    if url.startswith("sqlite://"):
+        return None
+    folder = Path(sqlite_path(DEFAULT_URL)).parent
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder / f"sending-{hashlib.sha1(url.encode()).hexdigest()[:12]}"
 
 
 @driver.on_startup
@@ -149,8 +180,13 @@ async def _open() -> None:
     sys.setswitchinterval(SWITCH_INTERVAL)
     await open_database(config.banshabot_database_url)
     _startup = contextvars.copy_context()
+    journal = attempts_file(config.banshabot_database_url)
+    if journal is not None:
+        outbox.handed.open(journal)
+    service.seen.read_from(sqlite_path(config.banshabot_database_url))
     await service.open()
-    asyncio.get_running_loop().create_task(check_database())
+    global checking
+    checking = asyncio.get_running_loop().create_task(check_database())
     scheduler.add_job(flush, "interval", seconds=config.banshabot_retry_seconds, id="outbox-retry", replace_existing=True)
     scheduler.add_job(forget_old_events, "interval", hours=1, id="forget-events", replace_existing=True)
     logger.info(f"banshabot {VERSION}: database {config.banshabot_database_url}")
@@ -159,6 +195,8 @@ async def _open() -> None:
 @driver.on_shutdown
 async def _close() -> None:
     await outbox.marks.drain()
+    outbox.handed.close()
+    service.seen.read_from(None)
     await close_database()
 
 
@@ -169,5 +207,8 @@ async def _connected(bot: Bot) -> None:
 
 @driver.on_bot_disconnect
 async def _disconnected(bot: Bot) -> None:
+    left = waiting_on.pop(bot, set())
     if onebot() is None:
         outbox.disconnect()
+    else:  # OneBot connected again before this was noticed
+        outbox.cut(left)

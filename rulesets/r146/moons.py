@@ -771,10 +771,11 @@ def breach(g: Game, p: Player) -> None:
         times = standing(g).setdefault("breaches", {})
         key = f"{g.state.day_no}:{p.name}"
         times[key] = times.get(key, 0) + 1
+        doubled = 6 if g.state.carry.get("sped_up") else 12
         if times[key] == 1:
-            g.tell(director, f"{g.label(p)} 初次违反{day.moon}：规则令其时间翻倍至12小时（加速则为6小时），请在讨论帖公示。")
+            g.tell(director, f"{g.label(p)} 初次违反{day.moon}：规则令其时间翻倍至{doubled}小时（开门后{doubled}小时内），请在讨论帖公示。")
         else:
-            g.tell(director, f"{g.label(p)} 再次违反{day.moon}：规则处蓝牌一张（请发送“发牌 蓝牌 {p.name}”）且禁言直至12（或6）小时结束。")
+            g.tell(director, f"{g.label(p)} 再次违反{day.moon}：规则处蓝牌一张（请发送“发牌 蓝牌 {p.name}”）且禁言直至{doubled}小时结束。")
     elif day.moon == "赞美小居":
         g.tell(director, f"{g.label(p)} 违反赞美小居：规则令其在下一讨论日只能使用动物叫声进行发言，请在讨论帖公示。")
     elif day.moon == "giegie加油":
