@@ -16,7 +16,7 @@ from rulesets import get as get_ruleset
 
 from . import corrections, groups, history, moons, parse
 from .games import Service, ServiceError, Table
-from .models import CommandRow, DeadlineRow, GameRow, SeatRow
+from .models import CommandRow, DeadlineRow, GameDirectorRow, GameRow, SeatRow
 from .texts import NO_DIRECTORS, brief, clock, director_status, identity_table, key_name, limit_name, until, zone
 
 log = logging.getLogger(__name__)
@@ -575,5 +575,10 @@ COMMANDS = {
 
 
 async def is_director(service: Service, qq: str) -> bool:
-    """A configured director, or a co-director of a game still being played."""
-    return qq in service.superusers or bool(_live(service, qq))
+    """A configured director, a co-director of a game not over, or, unless he plays in a running game (his
+    messages are a player's then), a co-director of a finished one: its 日志 and its corrections stay his."""
+    if qq in service.superusers or _live(service, qq):
+        return True
+    if service.players.get(qq):
+        return False
+    return await GameDirectorRow.filter(qq=qq).exists()

@@ -46,9 +46,11 @@ from bot_helpers import (
     renames,
     running_game,
     says,
+    says_with,
     treehole,
     unvoted,
 )
+from engine import FactionLoss
 
 pytestmark = pytest.mark.usefixtures("clean")
 
@@ -600,6 +602,24 @@ async def test_co_director_runs_the_game(app: App, banshabot):
             says(ctx, QQ[name], f"第1夜：你可以发动<{skill}>（发送“{skill} 座位号”），关门后1小时内有效；不发动请发送“放弃”。")
         says(ctx, CO_DIRECTOR, "已执行。")
     assert t.game.state.phase == "night"
+
+
+async def test_a_co_director_keeps_a_finished_games_log(app: App, banshabot):
+    """The game over, its co-director still reads its 日志 (and may correct it); a stranger still may not."""
+    service = banshabot.service
+    t = await running_game(service, pool=False)
+    await director(app, f"协助 {CO_DIRECTOR}", f"{CO_DIRECTOR} 已成为 #1 的协助导演。")
+    await service.submit(t, FactionLoss("狼人阵营"), source="test")
+    await drain()
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(CO_DIRECTOR, "日志"))
+        says_with(ctx, CO_DIRECTOR, "#1 [M131]粽子（M131）", f"种子：{t.row.seed}", "判负 狼人阵营", "结果：村民阵营获胜")
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(CO_DIRECTOR, "发牌 红牌 果果"))
+        says_with(ctx, CO_DIRECTOR, "游戏已经结束")
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(CO_DIRECTOR + 1, "日志"))
+        says(ctx, CO_DIRECTOR + 1, STRANGER_TEXT)
 
 
 # --- 状态 ---------------------------------------------------------------------------------------------
