@@ -28,7 +28,7 @@ from .events import (
 from .ruleset import Ruleset
 from .state import Day, GameState, Night, Pending, Phase, Player, SeededRandom, begin
 from .typed import number, quoted
-from .votes import ONE, ZERO, count, written
+from .votes import ONE, ZERO, count, shown as shown_count, written
 
 PASS = "放弃"
 LAST_WORDS = "遗言"
@@ -714,7 +714,7 @@ class Game:
         bonus = self.rules.exile_bonus(self) if cmd.kind == "exile" else {}
         counts, result = count(valid, bonus, self.rules.tie_rule(self, cmd.kind))
         s.day.counted.append(cmd.kind)
-        shown = _numbers(counts)
+        shown = {k: shown_count(v) for k, v in counts.items()}
         s.tallies.append({"phase": "day", "number": s.day_no, "kind": cmd.kind, "counts": shown, "result": result})
         public = self.rules.public_counts(self, cmd.kind, counts)
         notes = self.rules.count_notes(self, cmd.kind, valid)
@@ -943,7 +943,3 @@ class _Ballots:
             return f"结果：{tied}{'按警长的票，' if tied else ''}{self.label(result)}"
         return f"结果：{tied or ('' if top else '无有效票，')}无人出局"
 
-
-def _numbers(counts: dict[str, Fraction]) -> dict[str, int | float]:
-    """Counts as the transcript and the thread show them: 1.5 and 2.5 stay halves, the rest whole."""
-    return {k: (int(v) if v.denominator == 1 else float(v)) for k, v in counts.items()}

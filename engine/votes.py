@@ -10,9 +10,13 @@ ZERO, ONE = Fraction(0), Fraction(1)
 TieRule = Callable[[dict[str, Fraction], list[tuple[str, str, Fraction]], list[str]], str | None]
 
 
+def shown(n: Fraction) -> int | float:
+    """A number of votes as the thread and the transcript show it: 1.5 and 2.5 stay halves, the rest whole."""
+    return int(n) if n.denominator == 1 else float(n)
+
+
 def written(n: Fraction) -> str:
-    """A number of votes as the thread writes it: 1.5 and 2.5 stay halves, the rest whole."""
-    return str(int(n)) if n.denominator == 1 else str(float(n))
+    return str(shown(n))
 
 
 def nobody(counts, ballots, top):
