@@ -242,22 +242,18 @@ async def _propose(service: Service, t: Table, qq: str, rows, entries, kind: str
     stored = [{"seq": s, "why": why, **grounds.stored()} for s, (why, grounds) in sorted(new.moot.items())]
     p = Proposal(kind, seq, command, new.void, stored, len(rows), qq, new.game)
     _differences(t, old, new, p, *_moot(t, new, rows, moot))
-    p.close_moves = _delayed(new.game) - _delayed(old.game)
+    p.close_moves = delayed_today(new.game) - delayed_today(old.game)
     if p.close_moves and t.row.planned_close:
-        p.changes.append(f"本日关门时间：{clock(t.row.planned_close)} → {clock(_moved(t, p))}")
+        p.changes.append(f"本日关门时间：{clock(t.row.planned_close)} → {clock(t.row.planned_close + timedelta(days=p.close_moves))}")
     if old.game.phase == "over" and new.game.phase != "over":
         p.revived = _regrouped(await _groups_back(t, "再重新发送这项更正。"))
     t.proposed = p
     return p
 
 
-def _delayed(game: Game) -> int:
+def delayed_today(game: Game) -> int:
     """Whether the running day is extended by a 延时 ("本讨论日延长一天"): its closing time is a day later."""
     return int(game.phase == "day" and game.state.carry.get("delayed", {}).get("day") == game.state.day_no)
-
-
-def _moved(t: Table, p: Proposal):
-    return t.row.planned_close + timedelta(days=p.close_moves)
 
 
 async def _groups_back(t: Table, then: str) -> list:
@@ -450,6 +446,13 @@ def _shown(t: Table, p: Proposal) -> str:
     return "\n".join(lines)
 
 
+async def move_close(service: Service, t: Table, days: int) -> None:
+    """The day's closing time `days` later (a 延时 passed, taken back or brought back), and the limits
+    counted from it with it."""
+    t.row.planned_close += timedelta(days=days)
+    await retime_from_close(service, t)
+
+
 async def retime_from_close(service: Service, t: Table) -> None:
     """The limits counted from the day's 关门 end at the time now announced for it (none announced: they wait
     for the 关门 itself)."""
@@ -516,8 +519,7 @@ async def confirm(service: Service, t: Table, qq: str, members: groups.Members |
                 if p.reopened_day:
                     t.row.planned_close = None
                 elif p.close_moves and t.row.planned_close:
-                    t.row.planned_close = _moved(t, p)
-                    await retime_from_close(service, t)
+                    await move_close(service, t, p.close_moves)
                 await service._consequences(t, Outcome(ok=True, events=events), before, told)
                 if before == "night" and t.game.phase == "day":  # a 关门 taken back: the day's closing time is again to come
                     await retime_from_close(service, t)

@@ -404,19 +404,19 @@ async def _speed_up(service: Service, t: Table, qq: str, rest: str, side: QQSide
         if datetime.fromisoformat(at) > limit.replace(tzinfo=None):
             return (f"未执行：{word}申请须在 {clock(limit)} 前（本日关门 {clock(t.row.planned_close)}）："
                     f"“{rules.asks_cutoff.text}”如果这些申请是在那之前发的，请写上时间：“{word} {limit:%H:%M} 角色 …”。")
-    delayed_before = t.game.state.carry.get("delayed")
+    extended = corrections.delayed_today(t.game)
     outcome = await service.submit(t, SpeedUp(() if forced else tuple(specs), forced=forced, at=at, delay=delay),
                                    source=f"director:{qq}")
     if not outcome.ok:
         return f"未执行：{outcome.error}"
     if delay:
-        if t.game.state.carry.get("delayed") == delayed_before or not t.row.planned_close:
+        moves = corrections.delayed_today(t.game) - extended
+        if not moves or not t.row.planned_close:
             return "已执行。"
         # "一般讨论日持续一天": the day is extended by one day (docs/rules-M131.md, Ambiguity 23)
         async with t.lock:
-            t.row.planned_close += timedelta(days=1)
+            await corrections.move_close(service, t, moves)
             await t.row.save()
-            await corrections.retime_from_close(service, t)
         return f"已执行。本日关门时间延后一天，改为 {clock(t.row.planned_close)}（可用“关门时间”更改）。"
     window = rules.speech_window(t.game) if t.game.state.carry.get("sped_up") else None
     if window is None:
