@@ -159,6 +159,14 @@ class _Transaction:
             handling.current().key = self.key
 
 
+def _sends(to: Address, text: str, config: Config) -> list[tuple[str, dict]]:
+    """The OneBot sends of a message to one chat: a long one in parts."""
+    kind, target = to
+    key = "user_id" if kind == "private" else "group_id"
+    parts = split_text(text, config.banshabot_message_limit, config.banshabot_message_parts)
+    return [(f"send_{kind}_msg", {key: int(target), "text": part}) for part in parts]
+
+
 class _Direct:
     """Where a command's consequences are stored at once, through tortoise, inside the service's
     transaction: for what needs more than the writer does (groups, the game's end, a night's start)."""
@@ -229,11 +237,8 @@ class _Gathered:
                                          at=self.service.now()), returns=False)
 
     async def message(self, to: Address, text: str, game_id: int | None) -> _Later:
-        kind, target = to
-        key = "user_id" if kind == "private" else "group_id"
-        config = self.service.config
-        for part in split_text(text, config.banshabot_message_limit, config.banshabot_message_parts):
-            last = self.action(f"send_{kind}_msg", {key: int(target), "text": part}, game_id)
+        for action, params in _sends(to, text, self.service.config):
+            last = self.action(action, params, game_id)
         return last
 
     async def deadline(self, values: dict, message: _Later | None) -> _Later:
@@ -561,10 +566,7 @@ class Service:
     async def queue(self, to: Address, text: str, game_id: int | None = None) -> OutboxRow:
         """A message to one player, director or group, sent as plain text (a long one in parts:
         returns the last)."""
-        kind, target = to
-        key = "user_id" if kind == "private" else "group_id"
-        parts = split_text(text, self.config.banshabot_message_limit, self.config.banshabot_message_parts)
-        return await self._actions([(f"send_{kind}_msg", {key: int(target), "text": part}) for part in parts], game_id)
+        return await self._actions(_sends(to, text, self.config), game_id)
 
     async def act(self, action: str, params: dict, game_id: int | None = None) -> OutboxRow:
         """Any other OneBot action (rename a group, remove a member...), queued like a message."""
