@@ -1,6 +1,7 @@
 """`python -m engine replay FILE.yaml`: a written-down game, replayed with no QQ at all.
 
-The file format and the transcript are the contract in shared/SCENARIOS.md.
+The file format and the transcript are the contract in docs/scenarios.md; `--check` compares each
+file's `expect:` block with its transcript (engine/expect.py).
 """
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import Any
 
 import yaml
 
+from .expect import compare
 from .commands import Act, Ballots, Card, CloseDay, Command, Moon, OpenDay
 from .game import Game
 from .lineup import LineupError, check
@@ -19,15 +21,19 @@ class ScenarioError(ValueError):
     """The file itself is unusable (exit status 2)."""
 
 
-def load(text: str) -> tuple[Game, list[Any]]:
-    from rulesets import get
-
+def parse(text: str) -> dict:
     try:
         doc = yaml.safe_load(text)
     except yaml.YAMLError as exc:
         raise ScenarioError(f"不是有效的 YAML：{exc}") from exc
     if not isinstance(doc, dict):
         raise ScenarioError("场景文件应是一个 YAML 映射（ruleset、players、steps）")
+    return doc
+
+
+def load(doc: dict) -> tuple[Game, list[Any]]:
+    from rulesets import get
+
     ruleset = get(str(doc.get("ruleset", "")))
     if ruleset is None:
         raise ScenarioError(f"未知的规则：{doc.get('ruleset')!r}")
@@ -76,8 +82,8 @@ def command(step: Any) -> Command:
     raise ValueError(f"无法识别的步骤：{step!r}")
 
 
-def replay(text: str) -> dict:
-    game, steps = load(text)
+def replay(doc: dict) -> dict:
+    game, steps = load(doc)
     errors = []
     for index, step in enumerate(steps):
         try:
@@ -111,16 +117,46 @@ def transcript(game: Game, errors: list[dict]) -> dict:
     }
 
 
-def main(path: str) -> int:
+def read(path: str) -> dict:
     try:
         with open(path, encoding="utf-8") as f:
-            text = f.read()
-        result = replay(text)
+            return parse(f.read())
     except (OSError, UnicodeDecodeError) as exc:
-        print(f"无法读取场景文件：{exc}", file=sys.stderr)
-        return 2
+        raise ScenarioError(f"无法读取场景文件：{exc}") from exc
+
+
+def main(path: str) -> int:
+    """The transcript of one file on stdout; an unusable file: one message on stderr, exit 2."""
+    try:
+        result = replay(read(path))
     except ScenarioError as exc:
         print(f"场景文件不可用：{exc}", file=sys.stderr)
         return 2
     sys.stdout.write(json.dumps(result, ensure_ascii=False, indent=2) + "\n")
     return 0
+
+
+def check_file(path: str) -> list[str]:
+    """What is wrong with one file against its own `expect:` block (an unusable file is one problem)."""
+    try:
+        doc = read(path)
+        return compare(replay(doc), doc.get("expect"))
+    except ScenarioError as exc:
+        return [f"场景文件不可用：{exc}"]
+
+
+def check_files(paths: list[str]) -> int:
+    """One line per file (通过 / 不符 with each difference) and the closing count; exit 0 only if all hold."""
+    passed = failed = 0
+    for path in paths:
+        problems = check_file(path)
+        if problems:
+            failed += 1
+            print(f"不符 {path}")
+            for problem in problems:
+                print(f"     {problem}")
+        else:
+            passed += 1
+            print(f"通过 {path}")
+    print(f"{passed} passed, {failed} failed")
+    return 0 if failed == 0 else 1

@@ -1,4 +1,4 @@
-"""[M131] 粽子 — 13 players, two factions. Checkable against `shared/seeds/M131-粽子.txt` line by line.
+"""[M131] 粽子 — 13 players, two factions. Checkable against `docs/posts/M131-粽子.txt` line by line.
 
 Each rule carries the post's words; where the post is ambiguous the reading chosen is written next
 to it and listed in docs/rules-M131.md.

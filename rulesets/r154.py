@@ -1,5 +1,5 @@
 """[154] 舟帝后宫 — 20 players, three factions, a hidden identity. Checkable against
-`shared/seeds/154-舟帝后宫.txt` line by line.
+`docs/posts/154-舟帝后宫.txt` line by line.
 
 Each rule carries the post's words; where the post is ambiguous the reading chosen is written next
 to it and listed in docs/rules-154.md.

@@ -6,7 +6,7 @@ pushes events (messages, requests, notices) in the array message format, and ans
 calls `{"action", "params", "echo"}` with `{"status", "retcode", "data", "echo"}`.
 
 Everything the bot does is recorded and checked:
-- every API call must be an action of `../shared/onebot11-actions.json` (standard or extension) and
+- every API call must be an action of `tests/onebot11-actions.json` (standard or extension) and
   use only that action's parameter names; anything else is recorded in `violations`;
 - every message the bot sends must be a list of segments, all of type "text" (so no player's text
   can ever be read as CQ code); its text is recorded per target in `inbox`;
@@ -32,7 +32,7 @@ from typing import Any, Callable
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-SPEC = Path(__file__).resolve().parents[2] / "shared" / "onebot11-actions.json"
+SPEC = Path(__file__).resolve().parent / "onebot11-actions.json"
 
 Target = tuple[str, int]  # ("private", user id) | ("group", group id)
 CallFilter = Callable[[str, dict], bool]

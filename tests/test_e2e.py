@@ -8,7 +8,7 @@ and finishes the game: nothing accepted is lost, nothing is sent twice, time lim
 The third, in process: a time limit's job does not run on the transaction it was scheduled in,
 whose statements would slip past the connection's lock (a player's message taken for a repeat).
 
-What is expected comes from the rule post (/work/shared/seeds/M131-粽子.txt) and issue 3, not from
+What is expected comes from the rule post (docs/posts/M131-粽子.txt) and issue 3, not from
 what the bot happens to print; the command words are the bot's own (service/director.py, HELP).
 """
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """[146] 创造营2021 — 22 players, lovers, three factions. Checkable against
-`shared/seeds/146-创造营2021.txt` line by line: 2L–5L here, 6L (新月扩展) in rulesets/r146/moons.py and
+`docs/posts/146-创造营2021.txt` line by line: 2L–5L here, 6L (新月扩展) in rulesets/r146/moons.py and
 the draws of its events in rulesets/r146/draws.py.
 
 Each rule carries the post's words; where the post is ambiguous the reading chosen is written next
