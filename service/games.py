@@ -28,6 +28,7 @@ from tortoise.transactions import _get_connection, in_transaction
 from engine import CloseDay, Command, Game, ResolveNight, Timeout
 from engine.commands import to_dict
 from engine.events import Announcement, DeadlineEnd, DeadlineStart, Feedback, GameOver, Notice, Outcome, TeamChange
+from engine.snapshot import changes, snapshot
 from rulesets import RULESETS
 from rulesets import get as get_ruleset
 
@@ -347,6 +348,11 @@ class Service:
         for seat in await SeatRow.filter(game__status="running").only("qq", "game_id"):
             self._plays(seat.qq, seat.game_id)
         await self.outbox.load()
+        # an upgrade that changed a running game's rules is told to its directors now, not when the
+        # game is next needed
+        for row in [row for row in self.live.values() if row.status == "running"]:
+            if changed := rules_changed(row):
+                await self._rules_gone(row, changed)
         await self.restore_deadlines()
 
     def forget(self) -> None:
@@ -391,7 +397,10 @@ class Service:
         game = None
         seq = 0
         if row.status != "roster":
-            game = Game(get_ruleset(row.ruleset), [(s.name, s.role) for s in seats], seed=row.seed)
+            if changed := rules_changed(row):
+                await self._rules_gone(row, changed)
+                raise GameBroken(self.broken[row.id])
+            game = new_game(row, seats)
             rows = await CommandRow.filter(game_id=row.id).order_by("seq")
             seq = rows[-1].seq + 1 if rows else 0
             # the log as corrections left it (service/history.py)
@@ -412,15 +421,27 @@ class Service:
         message for it gets the same answer until it is mended. Every other game goes on."""
         shown = history.describe(to_dict(command))
         why = f"#{row.id} 的游戏记录无法恢复：第 {cmd.seq + 1} 条指令（{shown}，{clock(cmd.at)}，来自 {cmd.source}）不能再执行：{error}"
-        log.error(why)
-        # the players hear only that it stopped: the command may be a secret night action
-        self.broken[row.id] = f"本局游戏（#{row.id}）的记录无法恢复，已暂停并通知导演处理；请等导演通知后再发送。"
+        await self._pause(row, "记录无法恢复", f"【故障】{why}。本局已暂停，请检查数据库备份或联系维护者；其他游戏照常进行。")
+        raise GameBroken(self.broken[row.id])
+
+    async def _rules_gone(self, row: GameRow, changed: list[str]) -> None:
+        """A game the code can no longer play by the rules it started with: its directors are told what
+        changed; it is not replayed by the new rules, and waits, paused, for the code it started with."""
+        await self._pause(row, "规则与机器人当前版本不同", (
+            f"【规则已改变】#{row.id}（{row.title}）开始时的规则，当前版本的机器人不能照样进行：{'；'.join(changed)}。"
+            "本局已暂停，不会按新规则重放；请用开始本局时的机器人版本进行完本局（见 README“升级”）。其他游戏照常进行。"))
+
+    async def _pause(self, row: GameRow, trouble: str, report: str) -> None:
+        """A game that cannot go on: every message for it gets the same answer, its directors `report`.
+        Every other game goes on."""
+        log.error(report)
+        # the players hear only that it stopped: what stops it may be a secret night action
+        self.broken[row.id] = f"本局游戏（#{row.id}）的{trouble}，已暂停并通知导演处理；请等导演通知后再发送。"
         self.live.pop(row.id, None)
         async with self.transaction():
             for qq in row.directors:
-                await self.queue(("private", qq), f"【故障】{why}。本局已暂停，请检查数据库备份或联系维护者；其他游戏照常进行。")
+                await self.queue(("private", qq), report)
         await self.delivered()
-        raise GameBroken(self.broken[row.id])
 
     # --- who plays where --------------------------------------------------------------------------------
     async def playing(self, qq: str) -> tuple[Table, SeatRow] | None:
@@ -809,7 +830,7 @@ class Service:
 
         One whose message was delivered just before the bot stopped, before the limit could start,
         counts from that delivery."""
-        for row in await DeadlineRow.filter(done=False).exclude(due_at=None):
+        for row in await DeadlineRow.filter(done=False).exclude(due_at=None).exclude(game_id__in=list(self.broken)):
             message = await OutboxRow.get_or_none(id=row.waits_for_id) if row.waits_for_id else None
             if message is not None and message.sent_at is not None:
                 await self._count_from_delivery(row, message.sent_at)
@@ -942,6 +963,7 @@ class Service:
         players = [(s.name, s.role) for s in t.seats]
         t.game = Game(rules, players, seed=t.row.seed)
         async with self.transaction():
+            t.row.rules = snapshot(rules, t.game.state.options)  # what it is replayed by, whatever the code becomes
             t.row.status = "running"
             await t.row.save()
             for seat in t.seats:
@@ -954,6 +976,21 @@ class Service:
                 for team, members in t.game.state.teams.items():
                     await groups.assign_team(self, t, team, members)
         await self.delivered()
+
+
+def rules_changed(row: GameRow) -> list[str]:
+    """What the code now plays differently from the rules a started game keeps (empty: nothing)."""
+    rules = get_ruleset(row.ruleset)
+    if rules is None:
+        return [f"规则“{row.ruleset}”已不存在"]
+    if row.rules is None:
+        return ["本局没有保存开始时的规则"]
+    return changes(row.rules, rules)
+
+
+def new_game(row: GameRow, seats: list[SeatRow]) -> Game:
+    """A started game before its first command, with the options it started with (146's events in play)."""
+    return Game(get_ruleset(row.ruleset), [(s.name, s.role) for s in seats], seed=row.seed, options=row.rules["options"])
 
 
 _serving: "weakref.WeakSet[Service]" = weakref.WeakSet()  # the services opened (one in the bot)

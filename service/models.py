@@ -10,6 +10,8 @@ class GameRow(Model):
     ruleset = fields.CharField(max_length=16)
     title = fields.CharField(max_length=100, default="")
     seed = fields.BigIntField()
+    # the rules as the game was started with them (engine/snapshot.py), stored at 开始 and replayed from
+    rules = fields.JSONField(null=True)
     status = fields.CharField(max_length=16, default="roster")  # roster | running | over
     directors = fields.JSONField(default=list)  # QQ numbers; the creator first, then co-directors
     planned_close = fields.DatetimeField(null=True)  # the running day's announced 关门
