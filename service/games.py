@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import json
 import logging
 import secrets
 import weakref
@@ -317,7 +318,8 @@ class Service:
         texts.use_zone(config.banshabot_timezone)
         self.tables: dict[int, Table] = {}
         self.live: dict[int, GameRow] = {}  # every game not over, by number (read at start-up)
-        self.broken: dict[int, str] = {}  # games whose log no longer replays: why
+        self.broken: dict[int, str] = {}  # games whose log no longer replays, or whose rules changed: why
+        self.rules_checked: dict[tuple, list[str]] = {}  # what the code plays differently, by rules kept
         self.loading: dict[int, asyncio.Future] = {}  # a game being rebuilt: one rebuild, many waiting
         self.waited: set[int] = set()  # outbox rows a time limit waits for ("收到反馈后半小时")
         # QQ -> the running games he plays in, newest first: asked of every player's message
@@ -351,7 +353,7 @@ class Service:
         # an upgrade that changed a running game's rules is told to its directors now, not when the
         # game is next needed
         for row in [row for row in self.live.values() if row.status == "running"]:
-            if changed := rules_changed(row):
+            if changed := self.rules_changed(row):
                 await self._rules_gone(row, changed)
         await self.restore_deadlines()
 
@@ -361,6 +363,7 @@ class Service:
         self.live.clear()
         self.players.clear()
         self.broken.clear()
+        self.rules_checked.clear()
         self.waited.clear()
         self.seen.forget()
         self.outbox.forget()
@@ -397,7 +400,7 @@ class Service:
         game = None
         seq = 0
         if row.status != "roster":
-            if changed := rules_changed(row):
+            if changed := self.rules_changed(row):
                 await self._rules_gone(row, changed)
                 raise GameBroken(self.broken[row.id])
             game = new_game(row, seats)
@@ -423,6 +426,19 @@ class Service:
         why = f"#{row.id} 的游戏记录无法恢复：第 {cmd.seq + 1} 条指令（{shown}，{clock(cmd.at)}，来自 {cmd.source}）不能再执行：{error}"
         await self._pause(row, "记录无法恢复", f"【故障】{why}。本局已暂停，请检查数据库备份或联系维护者；其他游戏照常进行。")
         raise GameBroken(self.broken[row.id])
+
+    def rules_changed(self, row: GameRow) -> list[str]:
+        """What the code now plays differently from the rules a started game keeps (empty: nothing).
+        Games started alike share the answer: the code does not change while the bot runs."""
+        rules = get_ruleset(row.ruleset)
+        if rules is None:
+            return [f"规则“{row.ruleset}”已不存在"]
+        if row.rules is None:
+            return ["本局没有保存开始时的规则"]
+        key = (row.ruleset, row.rules["fingerprint"], json.dumps(row.rules["options"], sort_keys=True))
+        if key not in self.rules_checked:
+            self.rules_checked[key] = changes(row.rules, rules)
+        return self.rules_checked[key]
 
     async def _rules_gone(self, row: GameRow, changed: list[str]) -> None:
         """A game the code can no longer play by the rules it started with: its directors are told what
@@ -976,16 +992,6 @@ class Service:
                 for team, members in t.game.state.teams.items():
                     await groups.assign_team(self, t, team, members)
         await self.delivered()
-
-
-def rules_changed(row: GameRow) -> list[str]:
-    """What the code now plays differently from the rules a started game keeps (empty: nothing)."""
-    rules = get_ruleset(row.ruleset)
-    if rules is None:
-        return [f"规则“{row.ruleset}”已不存在"]
-    if row.rules is None:
-        return ["本局没有保存开始时的规则"]
-    return changes(row.rules, rules)
 
 
 def new_game(row: GameRow, seats: list[SeatRow]) -> Game:

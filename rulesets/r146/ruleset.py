@@ -582,7 +582,7 @@ class R146(Ruleset):
         return {"moons": draws.configure(options.get("moons"))}
 
     def choices(self) -> dict[str, dict]:
-        return {"新月事件": {m.name: m for m in moons.EVENTS}}
+        return {moons.CHOICE: {m.name: m for m in moons.EVENTS}}
 
     def tie_rule(self, g: Game, kind: str) -> votes.TieRule:
         if kind == "election":
