@@ -92,7 +92,7 @@ async def test_an_event_the_post_added_after_a_game_started_is_no_choice_of_that
     async with running(OneBot()) as service:
         t = await service.table(row.id)
         reply = await moon_commands.settings(service, t, DIRECTOR, "王对王 月食", None)
-        assert reply.startswith("未执行：本局开始时的规则没有这些新月事件：月食")
+        assert reply == "未执行：没有这些新月事件：月食"
         assert len(t.game.state.options["moons"]) == 17
         assert await moon_commands.settings(service, t, DIRECTOR, "王对王", None) == "已执行。\n本局新月：王对王"
 
