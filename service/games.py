@@ -1,8 +1,9 @@
 """The game service: every command goes through here, is stored, and its consequences are queued.
 
-A game is rebuilt from its roster, its seed and its stored commands; a command is stored in the same
-transaction as the messages it causes, the time limits it starts and the key of the event it came
-from, before anyone is answered. Then the messages are handed to the outbox.
+A game is rebuilt from its roster, its seed, the rules it was started with and its stored commands;
+a command is stored in the same transaction as the messages it causes, the time limits it starts and
+the key of the event it came from, before anyone is answered. Then the messages are handed to the
+outbox.
 
 What a message needs is found without reading what piled up: the games not over are kept in memory
 (`live`: whether someone directs one is asked of every private message), each game is rebuilt on its
@@ -445,7 +446,7 @@ class Service:
         changed; it is not replayed by the new rules, and waits, paused, for the code it started with."""
         await self._pause(row, "规则与机器人当前版本不同", (
             f"【规则已改变】#{row.id}（{row.title}）开始时的规则，当前版本的机器人不能照样进行：{'；'.join(changed)}。"
-            "本局已暂停，不会按新规则重放；请用开始本局时的机器人版本进行完本局（见 README“升级”）。其他游戏照常进行。"))
+            "本局已暂停，不会按新规则重放；请用开始本局时的机器人版本进行完本局（见 README 的 Upgrading 一节）。其他游戏照常进行。"))
 
     async def _pause(self, row: GameRow, trouble: str, report: str) -> None:
         """A game that cannot go on: every message for it gets the same answer, its directors `report`.

@@ -1,4 +1,4 @@
-"""What the bot stores. The game itself is its roster, its seed and its accepted commands."""
+"""What the bot stores. The game itself is its roster, its seed, its rules and its accepted commands."""
 from __future__ import annotations
 
 from tortoise import fields

@@ -1,6 +1,6 @@
 """A running game keeps the rules it started with, whatever the code becomes (engine/snapshot.py).
 
-A 146 game that never sent `新月设置` plays every event the post lists; its sheriff's logged `决策 3`
+A 146 game that never sent `新月设置` plays every event the post lists; its sheriff's logged `决策 1`
 must draw the same event after an upgrade that adds an event to the list or reorders it, while a game
 started after the upgrade plays the new list. An upgrade that changes how a stored game plays (a
 time limit, the ruleset's version) pauses that game and tells its director what changed, and never
@@ -15,11 +15,11 @@ import pytest
 from tortoise.context import TortoiseContext
 from tortoise.migrations.executor import MigrationExecutor, MigrationTarget
 
-from engine import Act, Ballots, OpenDay
-from engine.ruleset import TimeLimit
+from engine import Act, Ballots, Card, OpenDay
 from engine.snapshot import snapshot
 from rulesets import get as get_ruleset
 from rulesets.r146 import moons
+from service import corrections
 from service import moons as moon_commands
 from service.db import tortoise_config
 from service.games import GameBroken, Service
@@ -32,7 +32,7 @@ ECLIPSE = dataclasses.replace(moons.KING_AGAINST_KING, name="月食")  # an even
 
 
 async def drawn_game(service: Service) -> int:
-    """A 146 game (seed 146) that never sent 新月设置: day 1's sheriff 大勇 has taken card 3 for day 2."""
+    """A 146 game (seed 146) that never sent 新月设置: day 1's sheriff 大勇 has taken card 1 for day 2."""
     row = await service.create(DIRECTOR, "146", "新月测试")
     row.seed = 146
     await row.save()
@@ -41,7 +41,7 @@ async def drawn_game(service: Service) -> int:
     await service.assign(t, [(name, role) for name, _, role in PLAYERS])
     await service.start(t)
     for cmd in (Act(by="冬梅", skill="丘比特之箭", target=["19", "21"]), OpenDay(),
-                Ballots("election", (("阿福", "大勇"), ("大勇", "大勇"))), Act(by="大勇", skill="决策", target="3")):
+                Ballots("election", (("阿福", "大勇"), ("大勇", "大勇"))), Act(by="大勇", skill="决策", target="1")):
         outcome = await service.submit(t, cmd, source="test")
         assert outcome.ok, outcome.error
     return row.id
@@ -74,6 +74,13 @@ async def test_a_stored_146_game_draws_the_same_event_after_the_event_list_chang
         assert not onebot.to(DIRECTOR)  # nothing to report: it plays as it did
         t = service.tables[game]
         assert len(t.game.state.options["moons"]) == 17 and "月食" not in t.game.state.options["moons"]
+
+        # a correction replays the game from its start with the same rules
+        card = await service.submit(t, Card("黄牌", "阿贵"), source=f"director:{DIRECTOR}")
+        assert card.ok, card.error
+        await corrections.propose_undo(service, t, DIRECTOR, t.next_seq)
+        replayed = t.proposed.game.state.carry["draw"]
+        assert (replayed["event"], replayed["deck"]) == (event, deck)
 
         newer = await drawn_game(service)
         new_event, new_deck = draw(service, newer)
