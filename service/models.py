@@ -1,4 +1,4 @@
-"""What the bot stores. The game itself is its roster, its seed and its accepted commands."""
+"""What the bot stores. The game itself is its roster, its seed, its rules and its accepted commands."""
 from __future__ import annotations
 
 from tortoise import fields
@@ -10,6 +10,8 @@ class GameRow(Model):
     ruleset = fields.CharField(max_length=16)
     title = fields.CharField(max_length=100, default="")
     seed = fields.BigIntField()
+    # the rules as the game was started with them (engine/snapshot.py), stored at 开始 and replayed from
+    rules = fields.JSONField(null=True)
     status = fields.CharField(max_length=16, default="roster")  # roster | running | over
     directors = fields.JSONField(default=list)  # QQ numbers; the creator first, then co-directors
     planned_close = fields.DatetimeField(null=True)  # the running day's announced 关门
