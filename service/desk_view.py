@@ -106,8 +106,11 @@ async def teams(t: Table) -> list[dict]:
              "group": groups.get(team) or "无群（私聊转发）"} for team, members in t.game.state.teams.items()]
 
 
-def _due(deadlines: list[DeadlineRow], key: str) -> DeadlineRow | None:
-    return next((d for d in deadlines if d.key == key), None)
+def _due(deadlines: list[DeadlineRow], key: str, who: str | None = None, night: str | None = None) -> DeadlineRow | None:
+    """The open time limit of a decision: by its key, or (a slot the ruleset times as a whole, the
+    witch's potions) the limit of this night that names its player."""
+    return next((d for d in deadlines if d.key == key), None) or next(
+        (d for d in deadlines if who and night and d.key.startswith(night) and who in d.who), None)
 
 
 def night(t: Table, rows: list[CommandRow], line: Timeline, deadlines: list[DeadlineRow]) -> dict | None:
@@ -130,7 +133,7 @@ def night(t: Table, rows: list[CommandRow], line: Timeline, deadlines: list[Dead
     waiting = []
     if not g.night.resolved:
         for who, slot in g.rules.awaiting(g):
-            d = _due(deadlines, g.night_key(who, slot))
+            d = _due(deadlines, g.night_key(who, slot), who, f"night{g.night.number}:")
             waiting.append({"who": who, "slot": slot, "due": _iso(d.due_at) if d else None,
                             "until": until(d) if d else "无时限"})
     return {"label": label, "done": done, "waiting": waiting, "resolved": g.night.resolved,
