@@ -12,7 +12,7 @@ import pytest
 from nonebug import App
 from nonebot.adapters.onebot.v11 import Message
 
-from bot_helpers import DIRECTOR, OK, QQ, STRANGER_TEXT, act, chat, director_does, drain, night_one, private, running_game, says
+from bot_helpers import CO_DIRECTOR, DIRECTOR, OK, QQ, STRANGER_TEXT, act, chat, director_does, drain, night_one, private, running_game, says
 from engine import Ballots, FactionLoss, OpenDay
 
 pytestmark = pytest.mark.usefixtures("clean")
@@ -219,3 +219,63 @@ async def test_the_reveal_page_is_public_only_once_the_game_is_over_and_made_pub
     assert not any(str(qq) in page for qq in QQ.values())  # the players' QQ numbers stay private
     assert (await director_gets(app, "揭秘 撤回")) == "本局揭秘页已取消公开，链接不再能打开。"
     assert (await http("GET", f"/reveal/{t.row.id}"))[0] == 404
+
+
+async def test_a_co_director_has_links_of_his_own_and_a_game_being_set_up_shows_its_roster(app: App, banshabot):
+    service = banshabot.service
+    await service.create(str(DIRECTOR), "M131", "")
+    token = token_of(await director_gets(app, "网页"))
+    _, state = await desk_state(token)
+    assert state["game"]["phase"] == "筹备中（尚未开始）" and state["seats"] == [] and state["night"] is None
+    status, body = await command(token, f"协助 {CO_DIRECTOR}")  # from the desk: his QQ gets the answer too
+    assert (status, body) == (200, {"reply": f"{CO_DIRECTOR} 已成为 #1 的协助导演。"})
+    assert [p["text"] for _, p in await drain()] == [body["reply"]]
+    helper = token_of(await director_gets(app, "网页", who=CO_DIRECTOR))
+    await director_gets(app, "网页 重置")  # the director's reset leaves the co-director's link alone
+    assert (await desk_state(helper))[0] == 200 and (await desk_state(token))[0] == 403
+
+
+async def test_a_correction_made_from_the_desk_is_shown_waiting_then_among_the_corrections(app: App, banshabot):
+    service = banshabot.service
+    t = await running_game(service)
+    token = token_of(await director_gets(app, "网页"))
+    await night_one(service, t)
+    assert (await command(token, "发牌 蓝牌 菠萝"))[1] == {"reply": "已执行。"}
+    _, state = await desk_state(token)
+    assert {s["name"]: s for s in state["seats"]}["菠萝"]["cards"] == "蓝牌1"
+    status, body = await command(token, "撤销 3")
+    assert status == 200 and body["reply"].startswith("撤销第3条（12-01 20:00 导演 10000：发牌 蓝牌 菠萝）")
+    assert (await desk_state(token))[1]["proposed"] is True
+    status, body = await command(token, "确认")
+    assert status == 200 and not body["reply"].startswith("未执行")
+    _, state = await desk_state(token)
+    assert not state["proposed"] and {s["name"]: s for s in state["seats"]}["菠萝"]["cards"] == ""
+    assert [e["text"] for e in state["log"] if e["correction"]] == ["[第4条] 12-01 20:00 导演 10000：撤销第3条"]
+    assert state["log"][2]["text"].endswith("发牌 蓝牌 菠萝（已由第4条撤销）")
+
+
+async def test_146_shows_its_lovers_officers_and_new_moons_with_the_next_draw(app: App, banshabot):
+    from engine import Act, CloseDay
+    from test_bot_146 import does, quiet_night, started
+
+    service = banshabot.service
+    t = await started(service, moons=["王对王", "魔法水晶球"])
+    token = token_of(await director_gets(app, "网页"))
+    await does(service, t, OpenDay())
+    await does(service, t, Ballots("election", (("阿福", "大勇"), ("大勇", "大勇"))))
+    await does(service, t, Act("大勇", "任命", "20"))
+    _, state = await desk_state(token)
+    seats = {s["name"]: s for s in state["seats"]}
+    assert "情侣" in seats["狗蛋"]["tags"] and "情侣" in seats["铁蛋"]["tags"] and "情侣" not in seats["大勇"]["tags"]
+    assert "警长" in seats["大勇"]["tags"] and "执警" in seats["丫蛋"]["tags"]
+    assert state["moons"] == {"in_play": ["王对王", "魔法水晶球"], "announced": [], "next": "第2天大新月：待抽取"}
+    assert state["pending"][0]["who"] == "大勇" and state["pending"][0]["slot"] == "决策"
+    await does(service, t, Act("大勇", "决策", 1))
+    event = t.game.state.carry["draw"]["event"]
+    _, state = await desk_state(token)
+    assert state["moons"]["next"] == f"第2天大新月：{event}（17号 大勇 决策第1张）"
+    await does(service, t, CloseDay())
+    await quiet_night(service, t)
+    await does(service, t, OpenDay())
+    _, state = await desk_state(token)
+    assert state["moons"]["announced"] == [f"第2天 {event}（17号 大勇 决策第1张）"] and state["moons"]["next"] is None
