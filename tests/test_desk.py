@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import secrets
 
 import nonebot
 import pytest
@@ -74,11 +75,12 @@ async def desk_state(token: str) -> tuple[int, dict]:
     return status, json.loads(body)
 
 
-async def command(token: str, text: str, origin: str | None = "http://127.0.0.1:8080") -> tuple[int, dict]:
+async def command(token: str, text: str, origin: str | None = "http://127.0.0.1:8080", sent: str | None = None) -> tuple[int, dict]:
     headers = {"x-desk-token": token, "content-type": "application/json"}
     if origin:
         headers["origin"] = origin
-    status, _, body = await http("POST", "/desk/command", headers, json.dumps({"text": text}).encode())
+    body = json.dumps({"text": text, "id": sent or secrets.token_hex(16)}).encode()
+    status, _, body = await http("POST", "/desk/command", headers, body)
     return status, json.loads(body)
 
 
@@ -176,7 +178,7 @@ async def test_the_state_after_a_night_shows_who_acted_who_is_awaited_and_who_we
         ("第1夜", "[第3条] 12-01 20:00 test：果果 杀人 菠萝")]
 
 
-async def test_the_command_box_runs_a_command_as_his_private_chat_does(app: App, banshabot):
+async def test_the_command_box_runs_a_command_as_his_private_chat_does(app: App, banshabot, monkeypatch):
     from service.models import CommandRow, OutboxRow
 
     service = banshabot.service
@@ -197,6 +199,15 @@ async def test_the_command_box_runs_a_command_as_his_private_chat_does(app: App,
     assert last.payload["type"] == "CloseDay" and last.source == f"director:{DIRECTOR}"
     status, body = await command(token, "#2 状态")
     assert status == 400 and "#1" in body["error"]
+    # behind a reverse proxy the page's Origin is the links' address, whatever Host the proxy passes on
+    monkeypatch.setattr(service.config, "banshabot_public_url", "https://desk.example.org")
+    assert (await command(token, "状态", origin="https://desk.example.org"))[0] == 200
+    assert (await command(token, "状态", origin="https://evil.example"))[0] == 403
+    # the same command sent twice by the page (a request repeated on the way) runs once
+    once = secrets.token_hex(16)
+    assert (await command(token, "发牌 蓝牌 菠萝", sent=once))[1] == {"reply": "已执行。"}
+    assert await command(token, "发牌 蓝牌 菠萝", sent=once) == (409, {"error": "重复的指令，已忽略。"})
+    assert t.game.state.player("菠萝").cards["蓝牌"] == 1
 
 
 async def test_the_reveal_page_is_public_only_once_the_game_is_over_and_made_public(app: App, banshabot):

@@ -9,7 +9,7 @@ page once its director made it public. No answer may be kept by a browser or a p
 """
 from __future__ import annotations
 
-import secrets
+import re
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -38,6 +38,7 @@ HEADERS = {
                                 "connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; "
                                 "frame-ancestors 'none'"),
 }
+COMMAND_ID = re.compile(r"[0-9a-f]{32}")
 REFUSED = "链接无效或已重置：请在QQ私聊机器人发送“网页”获取新链接。"
 
 router = APIRouter()
@@ -74,8 +75,11 @@ async def state(request: Request) -> Response:
 
 
 def _same_site(request: Request) -> bool:
+    """No other site's page sent it: its Origin, where the browser gives one, is the bot as the
+    request reached it, or as the links name it (a reverse proxy may pass on a Host of its own)."""
     origin = request.headers.get("origin")
-    return origin is None or urlsplit(origin).netloc == request.headers.get("host")
+    ours = {request.headers.get("host"), urlsplit(service.config.banshabot_public_url).netloc}
+    return origin is None or urlsplit(origin).netloc in ours
 
 
 @router.post("/desk/command")
@@ -90,17 +94,20 @@ async def command(request: Request) -> Response:
         body = await request.json()
     except ValueError:
         body = None
-    text = body.get("text") if isinstance(body, dict) else None
+    text, sent = (body.get("text"), body.get("id")) if isinstance(body, dict) else (None, None)
     if not isinstance(text, str) or not text.strip():
         return _json({"error": "请输入一条导演指令，例如“状态”。"}, 400)
+    if not isinstance(sent, str) or not COMMAND_ID.fullmatch(sent):
+        return _json({"error": "请从导演网页的指令框发送（缺少指令编号）。"}, 400)
     text = text.replace("\x00", "").strip()
     if text.startswith("#"):
         return _json({"error": f"这个网页只管 #{row.id}：指令前不用加“#编号”。"}, 400)
     if len(text) > DIRECTOR_LIMIT:
         return _json({"error": f"指令太长：{len(text)}字，最多{DIRECTOR_LIMIT}字。"}, 400)
     bot = onebot()
-    # one handling per command sent, as a QQ message is one: its key keeps a repeat from running twice
-    key = event_key(bot.self_id if bot else "desk", "desk", qq, secrets.token_hex(8))
+    # one handling per command the page sends, as a QQ message is one: the page numbers each, and the
+    # same number sent again (a request repeated on the way) is not run twice
+    key = event_key("desk", "desk", qq, sent)
     if not await service.handling(key, origin=("private", qq)):
         return _json({"error": "重复的指令，已忽略。"}, 409)
     try:
