@@ -214,6 +214,7 @@ async def test_the_reveal_page_is_public_only_once_the_game_is_over_and_made_pub
     service = banshabot.service
     t = await running_game(service)
     assert (await http("GET", f"/reveal/{t.row.id}"))[0] == 404
+    assert (await http("GET", "/reveal/99999999999999999999"))[0] == 404
     assert (await director_gets(app, "揭秘 公开")).startswith("游戏还没有结束，揭秘页不能公开")
     assert (await http("GET", f"/reveal/{t.row.id}"))[0] == 404
     outcome = await service.submit(t, FactionLoss("狼人阵营"), source=f"director:{DIRECTOR}")
@@ -227,7 +228,8 @@ async def test_the_reveal_page_is_public_only_once_the_game_is_over_and_made_pub
     assert status == 200 and headers["cache-control"] == "no-store, private"
     assert f"种子：{t.row.seed}" in page and "结果：村民阵营获胜" in page
     assert "<td>桃子</td><td>混血儿，村民阵营</td>" in page and "认亲 西瓜" in page
-    assert not any(str(qq) in page for qq in QQ.values())  # the players' QQ numbers stay private
+    assert "认亲 西瓜" in page and "导演：判负 狼人阵营" in page
+    assert not any(str(qq) in page for qq in [*QQ.values(), DIRECTOR])  # nobody's QQ number is made public
     assert (await director_gets(app, "揭秘 撤回")) == "本局揭秘页已取消公开，链接不再能打开。"
     assert (await http("GET", f"/reveal/{t.row.id}"))[0] == 404
 

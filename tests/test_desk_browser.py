@@ -1,7 +1,8 @@
 """The desk in a real browser: bot.py as a real process with the simulated OneBot (as in
 tests/test_e2e.py), its desk opened in headless Chromium at a phone's width. The seat table and the
 night after the first actions, a player's action showing up without a reload, the command box, and a
-link that opens nothing. A screenshot of the page is left beside the test's files (desk.png)."""
+link that opens nothing; then the game's public 揭秘 page. Screenshots are left beside the test's
+files (desk.png, reveal.png)."""
 from __future__ import annotations
 
 import asyncio
@@ -91,3 +92,14 @@ async def test_the_desk_in_chromium(bots, chromium, tmp_path):
         await chromium.until("document.getElementById('refused').innerText.includes('链接无效或已重置')", 15, "the refusal")
         shown = await chromium.js("document.body.innerText")
         assert not any(role in shown for _, role in ROSTER) and "乙" not in shown
+
+        # the game over, its 揭秘 page made public: every identity, the night's actions, the seed
+        await t.director("判负 狼人阵营", lambda s: s.startswith("已执行"))
+        public = await t.director("揭秘 公开", "本局揭秘页已公开")
+        await chromium.open(re.search(r"http://\S+/reveal/\d+", public)[0])
+        await chromium.until("document.querySelector('h1') && document.querySelector('h1').innerText.includes('揭秘')", 15, "the 揭秘 page")
+        page = await chromium.js("document.body.innerText")
+        assert "结果：村民阵营获胜" in page and "种子：" in page and "3号 丙：预言 1" in page
+        assert all(f"\t{name}\t{role}" in page for name, role in ROSTER if role == "村民") and str(QQ["乙"]) not in page
+        assert "\t丑\t混血儿，村民阵营（后为狼人阵营）" in page  # he recognised 甲
+        await chromium.screenshot(tmp_path / "reveal.png")

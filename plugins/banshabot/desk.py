@@ -127,7 +127,7 @@ async def command(request: Request) -> Response:
 @router.get("/reveal/{game_id}")
 async def reveal(game_id: int) -> Response:
     t = None
-    if await desk.published(game_id):
+    if 0 < game_id < 2**31 and await desk.published(game_id):  # a game's number fits the database's integer
         t = await service.table(game_id)
     if t is None or t.row.status != "over":  # a correction may have brought the game back
         return HTMLResponse(reveal_page.MISSING, status_code=404, headers=HEADERS)
