@@ -32,4 +32,8 @@ class Migration(migrations.Migration):
             options={'table': 'reveal', 'app': 'models', 'pk_attr': 'game_id', 'table_description': 'A finished game whose 揭秘 page its director made public (`揭秘 公开`).'},
             bases=['Model'],
         ),
+        ops.AlterModelOptions(
+            name='RevealRow',
+            options={'table': 'reveal', 'app': 'models', 'pk_attr': 'game_id', 'table_description': 'A finished game whose 揭秘 page its director made public (`揭秘 公开`).'},
+        ),
     ]
