@@ -8,6 +8,7 @@ log grows, so a desk asking every few seconds costs one look at the log.
 from __future__ import annotations
 
 import re
+import weakref
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -40,15 +41,17 @@ class Timeline:
     tallies: list[dict] = field(default_factory=list)
 
 
-_timelines: OrderedDict[int, tuple[tuple, Timeline]] = OrderedDict()
+# by game: the table it was made for (a game rebuilt in memory is replayed again), the log's length
+# and last entry (the log only grows), and the replay
+_timelines: OrderedDict[int, tuple[weakref.ref, tuple, Timeline]] = OrderedDict()
 
 
 def timeline(t: Table, rows: list[CommandRow]) -> Timeline:
     key = (len(rows), rows[-1].id if rows else None)
     kept = _timelines.get(t.row.id)
-    if kept and kept[0] == key:
+    if kept and kept[0]() is t and kept[1] == key:
         _timelines.move_to_end(t.row.id)
-        return kept[1]
+        return kept[2]
     line = Timeline()
     if t.game is not None:
         game = Game(get_ruleset(t.row.ruleset), [(s.name, s.role) for s in t.seats], seed=t.row.seed)
@@ -61,7 +64,7 @@ def timeline(t: Table, rows: list[CommandRow]) -> Timeline:
             line.deaths += [row.at] * (len(game.state.deaths) - len(line.deaths))
             line.tallies += [{"day": e.number, "kind": e.kind, "text": e.text, "director": e.director, "at": row.at}
                              for e in outcome.events if isinstance(e, Tally)]
-    _timelines[t.row.id] = (key, line)
+    _timelines[t.row.id] = (weakref.ref(t), key, line)
     while len(_timelines) > KEPT:
         _timelines.popitem(last=False)
     return line
