@@ -155,3 +155,29 @@ class TeamRow(Model):
         table = "team"
         unique_together = (("game", "team"),)
         indexes = (("group_id",),)
+
+
+class DeskTokenRow(Model):
+    """A link to a game's desk (its director's web page): only the sha256 of the link's token is
+    stored, so the database alone opens no desk. A director may hold several; `网页 重置` drops them."""
+
+    id = fields.IntField(primary_key=True)
+    game = fields.ForeignKeyField("models.GameRow", related_name="desk_tokens")
+    qq = fields.CharField(max_length=20)
+    digest = fields.CharField(max_length=64, unique=True)
+    created_at = fields.DatetimeField(auto_now_add=True)
+
+    class Meta:
+        table = "desk_token"
+        indexes = (("game_id", "qq"),)
+
+
+class RevealRow(Model):
+    """A finished game whose 揭秘 page its director made public (`揭秘 公开`)."""
+
+    game = fields.OneToOneField("models.GameRow", related_name="reveal", primary_key=True)
+    qq = fields.CharField(max_length=20)
+    at = fields.DatetimeField()
+
+    class Meta:
+        table = "reveal"
