@@ -5,7 +5,7 @@ from tortoise import fields
 from tortoise.indexes import Index
 
 class Migration(migrations.Migration):
-    dependencies = [('models', '0003_sending_and_indexes')]
+    dependencies = [('models', '0004_rules_kept')]
 
     initial = False
 
