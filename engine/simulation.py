@@ -24,6 +24,7 @@ from .players import PASS, Board, View, kind_of
 MAX_PHASES = 120  # a game still going after this many phases is reported as unfinished
 UNFINISHED = "未结束"
 RUNNERS = 3  # how many stand in a sheriff election
+OPTIONAL_TRIES = 3
 
 
 def names_for(size: int) -> list[str]:
@@ -127,6 +128,10 @@ class Simulation:
         """`who` (a player, or a group through its member `actor`) decides `skill`: True when a move was
         accepted, False when he let it go, None when nothing he tried was allowed."""
         moves = self.player_of(actor).moves(self.view, actor, skill, self.moves_of(skill), optional)
+        if optional:
+            # a day skill is tried by every living player every day: one he does not hold today is
+            # refused whatever the target, so a few tries tell
+            moves = moves[:OPTIONAL_TRIES]
         for target in moves:
             if target is PASS:
                 return False
