@@ -59,8 +59,9 @@ def settings(rules, pairs: list[str]) -> dict:
 
 
 def players(rules, spec: str) -> list[dict[str, str]]:
-    """`--players`: `human`, `uniform`, `both` (one run of each), or FACTION=KIND,... (the rest human).
-    Returns one {faction: kind} per run; the key "*" is every faction not named."""
+    """`--players`: `human`, `uniform`, `both` (one run of each), or FACTION=KIND,... (the rest human; a
+    faction formed during play, as 146's 黑情侣阵营, plays as the rest). Returns one {faction: kind} per
+    run; the key "*" is every faction not named."""
     if spec in KINDS:
         return [{"*": spec}]
     if spec == "both":
@@ -71,6 +72,8 @@ def players(rules, spec: str) -> list[dict[str, str]]:
         faction, eq, kind = part.partition("=")
         if not eq or kind not in KINDS:
             raise SimulationError(f"玩家类型「{part}」不对：请写 human、uniform、both，或 阵营=human/uniform（如 狼人阵营=uniform）")
+        if faction not in factions:
+            raise SimulationError(f"{rules.id} 没有「{faction}」：阵营有 " + "、".join(factions))
         chosen[faction] = kind
     return [chosen]
 

@@ -91,7 +91,7 @@ class Human:
         purpose = v.tactics.purposes.get(skill.name)
         if purpose is None and skill.team and skill.takes_target:
             purpose = "attack"  # a group's shared target: never one of the group
-        if purpose is None or not options or not all(isinstance(o, str) for o in options if o is not None):
+        if purpose is None:
             return Uniform().moves(v, who, skill, options, optional)
         return getattr(self, purpose)(v, who, skill, options)
 

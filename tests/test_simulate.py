@@ -57,6 +57,8 @@ def test_the_command_line_prints_both_kinds_when_asked(capsys):
     assert "玩家：全部拟人）" in out and "玩家：全部均匀随机）" in out
     assert balance.main(["M131", "--games", "3", "--players", "狼人阵营=uniform", "--jobs", "1"]) == 0
     assert "玩家：狼人阵营均匀随机、其余拟人）" in capsys.readouterr().out
+    assert balance.main(["M131", "--games", "3", "--players", "狼阵营=uniform"]) == 2
+    assert "M131 没有「狼阵营」：阵营有 狼人阵营、村民阵营" in capsys.readouterr().err
 
 
 # --- 2. dumped games replay to their own expectations ------------------------------------------------------
@@ -95,14 +97,14 @@ def test_a_setting_changes_the_games():
 
 # --- 3. the human-like players --------------------------------------------------------------------------------
 class Watched(Simulation):
-    """A simulated game that notes, at each exile count, whom a claimed seer had named."""
+    """A simulated game that notes, at each exile count, whom a claimed seer had named (and may be voted)."""
 
     def __init__(self, *args):
         super().__init__(*args)
         self.counts: list[tuple[list[str], dict[str, str]]] = []
 
     def count(self, kind: str) -> bool:
-        named = [n for n in self.view.board.named if self.s.player(n).alive]
+        named = [n for n in self.view.board.named if self.s.player(n).alive and n not in self.s.day.may_not_be_voted]
         before = len(self.played.steps)
         ok = super().count(kind)
         if ok and kind == "exile":
@@ -141,7 +143,7 @@ def test_the_village_votes_out_the_wolf_a_claimed_seer_named():
             if not named:
                 continue
             seen += 1
-            village = [v for v, t in ballots.items() if w.view.good(v) and v not in named and not w.s.teams.get("情侣群", []).count(v)]
+            village = [v for v in ballots if w.view.good(v) and v not in named]
             assert village and all(ballots[v] == named[0] for v in village), (named, ballots)
     assert seen >= 3
 
