@@ -8,7 +8,8 @@ accepts, so a player never needs to know the rules, only what he wants.
 Two kinds:
 
 - `Uniform`: every move the rules allow is equally likely, passing included. An optional skill (a
-  day's 自爆, 担保...) is used or not with even odds, then on a target drawn uniformly.
+  day's 自爆, 担保...) is used or not with even odds, then on a target drawn uniformly (a few are
+  tried: one the player does not hold today is refused whatever the target).
 - `Human`: plays as people do, from what he may know (his identity, his team's group, his own
   feedback, what the thread was told). Wolves never attack a member of their own group and go first
   for whoever claimed a check or was cleared by one; the seer checks players he has not checked and,

@@ -80,8 +80,6 @@ class Simulation:
         self.players = {k: kind_of(k) for k in ("human", "uniform")}
         self.kinds, self.default = kinds, default
         self.played = Played(rules.id, seed, self.roster, self.options)
-        self.last_phase = "setup"
-        self.last_deaths: list = []
 
     @property
     def s(self):
@@ -172,7 +170,8 @@ class Simulation:
             open_ = [(who, slot) for who, slot in self.rules.awaiting(self.g) if (who, slot) not in asked]
             if not open_ or self.g.night.resolved:
                 break
-            who, slot = open_[0]
+            # the witch's slot last: her <通灵> comes once every attack of the night is in
+            who, slot = next((o for o in open_ if o[1] != self.rules.potion_slot), open_[0])
             asked.add((who, slot))
             self.night_slot(who, slot)
         if self.s.phase == "night":
@@ -196,7 +195,9 @@ class Simulation:
         for k in skills:
             if self.decide(who, who, k):
                 return
-        self.act(who, PASS_WORD)
+        # 放弃 gives up every slot of his tonight: with another still open (the witch's 灵媒), this one lapses
+        if not any(w == who and s != slot for w, s in self.rules.awaiting(self.g)):
+            self.act(who, PASS_WORD)
 
     def answer_asked(self) -> None:
         """Every question asked of a player (a shot, the badge, an idiot's <装傻>, a draw), once each."""

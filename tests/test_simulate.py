@@ -5,7 +5,8 @@
    ../shared/tools/check_scenario.py), `--set moons=none` included; an unknown key is refused, in Chinese,
    with the keys there are.
 3. The human-like players play as people do: wolves never attack a packmate, the seer never checks a
-   player twice, the village votes out the wolf a claimed seer named.
+   player twice, the witch saves on night 1 whoever was attacked, the village votes out the wolf a
+   claimed seer named.
 4. Without matplotlib the table still comes, with how to install the chart.
 5. The director's `模拟`: answered at once, the table and the chart (an image) sent when done; bad
    requests and a second run at a time are refused.
@@ -134,6 +135,26 @@ def test_wolves_never_attack_a_packmate_and_the_seer_never_checks_twice(rid, pac
                 attacks += step.get("target") is not None
                 assert step.get("target") not in members, step
     assert attacks >= 12
+
+
+def _night(steps: list, number: int) -> list:
+    """The steps of night `number`: from its `night` step to the next `day`."""
+    start = [i for i, s in enumerate(steps) if s == "night"][number - 1]
+    end = next((i for i in range(start, len(steps)) if steps[i] == "day"), len(steps))
+    return steps[start:end]
+
+
+@pytest.mark.parametrize("rid", ["M131", "146"])
+def test_the_witch_saves_whoever_was_attacked_on_night_1(rid):
+    saves = 0
+    for w in _games(rid, 12):
+        witch = next(n for n, role in w.roster if role == "女巫")
+        sensed = [f["result"] for f in w.s.feedback if f["to"] == witch and f["skill"] == "通灵" and f["number"] == 1]
+        if not sensed or not sensed[0] or sensed[0][0] == witch:
+            continue
+        saves += 1
+        assert {"act": "救药", "by": witch, "target": sensed[0][0]} in _night(w.played.steps, 1), sensed
+    assert saves >= 6
 
 
 def test_the_village_votes_out_the_wolf_a_claimed_seer_named():
