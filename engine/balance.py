@@ -167,16 +167,23 @@ def table(rules, summaries: list[dict], kinds: dict[str, str], seed: int, option
 
 
 # --- the command line --------------------------------------------------------------------------------------------
+def _whole(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"「{text[:20]}」不是整数") from None
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m engine simulate", description="模拟一个规则帖的许多局，统计各阵营胜率")
     p.add_argument("ruleset", help="规则：M131、146、154")
-    p.add_argument("--games", type=int, default=1000, help="局数（默认 1000）")
-    p.add_argument("--seed", type=int, default=0, help="随机种子：同一种子得到同样的结果")
+    p.add_argument("--games", type=_whole, default=1000, help="局数（默认 1000）")
+    p.add_argument("--seed", type=_whole, default=0, help="随机种子：同一种子得到同样的结果")
     p.add_argument("--players", default="human", help="human（拟人，默认）、uniform（均匀随机）、both（两种各一遍），或 阵营=类型,...")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="改变规则帖的一个参数（146：moons=none）")
     p.add_argument("--dump", metavar="DIR", help="把每一局写成场景文件（含 expect:），可用 python -m engine replay 重放")
     p.add_argument("--chart", metavar="FILE.png", help="把胜率画成图（需要 matplotlib：pip install 'banshabot[sim]'）")
-    p.add_argument("--jobs", type=int, help="进程数（默认：全部核心）")
+    p.add_argument("--jobs", type=_whole, help="进程数（默认：全部核心）")
     return p
 
 

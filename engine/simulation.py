@@ -128,8 +128,9 @@ class Simulation:
         moves = self.player_of(actor).moves(self.view, actor, skill, self.moves_of(skill), optional)
         if optional:
             # a day skill is tried by every living player every day: one he does not hold today is
-            # refused whatever the target, so a few tries tell
-            moves = moves[:OPTIONAL_TRIES]
+            # refused whatever the target, so a few tries tell; one anybody may send (担保) is his only
+            # when his turn comes, whomever he names
+            moves = moves[:OPTIONAL_TRIES if skill.team or skill.holders else 1]
         for target in moves:
             if target is PASS:
                 return False

@@ -23,7 +23,7 @@ log = logging.getLogger(__name__)
 
 LIMIT = 5000  # games one request may ask
 ROOT = Path(__file__).resolve().parents[1]
-USAGE = f"请发送“模拟 规则 局数 [种子]”，如“模拟 146 1000”：规则为 {'、'.join(RULESETS)}，局数 1–{LIMIT}，种子为整数（不写为 0，同一种子结果相同）"
+USAGE = f"请发送“模拟 规则 局数 [种子]”，如“模拟 146 1000”：规则为 {'、'.join(RULESETS)}，局数 1–{LIMIT}，种子为非负整数（不写为 0，同一种子结果相同）"
 running: dict[str, asyncio.Task] = {}  # director's QQ -> his run
 
 
@@ -40,7 +40,7 @@ def request(rest: str) -> tuple[str, int, int]:
         raise ValueError(f"局数「{quoted(parts[1])}」不可用：应为 1–{LIMIT} 的整数。{USAGE}")
     seed = number(parts[2], 9) if len(parts) == 3 else 0
     if seed is None:
-        raise ValueError(f"种子「{quoted(parts[2])}」不可用：应为整数。{USAGE}")
+        raise ValueError(f"种子「{quoted(parts[2])}」不可用：应为不超过9位的非负整数。{USAGE}")
     return rid, games, seed
 
 

@@ -216,7 +216,7 @@ async def test_the_directors_simulation_answers_and_sends_the_table_and_the_char
     ("模拟 999 10", "没有规则「999」"),
     ("模拟 146 0", "局数「0」不可用：应为 1–5000 的整数"),
     ("模拟 146 5001", "局数「5001」不可用：应为 1–5000 的整数"),
-    ("模拟 146 10 x", "种子「x」不可用：应为整数"),
+    ("模拟 146 10 x", "种子「x」不可用：应为不超过9位的非负整数"),
 ])
 async def test_a_bad_simulation_request_is_refused(text, why):
     from service import director, simulate
