@@ -128,6 +128,9 @@ class Ruleset:
     # the witch's night slot, whose answer is one of her potions (救药 / 毒药) or 放弃
     potion_slot: str | None = None
 
+    # what `configure` reads, each key with what it takes, in Chinese (`python -m engine simulate --set`)
+    settings: dict[str, str] = {}
+
     def configure(self, options: dict) -> dict:
         """The game's options as this ruleset reads them (146: which new moons are in play); raises
         ValueError, in Chinese, on one it cannot use."""

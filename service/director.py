@@ -14,7 +14,7 @@ from engine.typed import number, quoted
 from rulesets import RULESETS
 from rulesets import get as get_ruleset
 
-from . import corrections, desk, groups, history, moons, parse
+from . import corrections, desk, groups, history, moons, parse, simulate
 from .games import Service, ServiceError, Table
 from .models import CommandRow, DeadlineRow, GameDirectorRow, GameRow, SeatRow
 from .texts import NO_DIRECTORS, brief, clock, director_status, identity_table, key_name, limit_name, until, zone
@@ -38,6 +38,7 @@ HELP = """导演指令（私聊发送；多局同时进行时在指令前加“#
 超时 角色 —— 该角色进行中的时限立即到期
 结算 —— 行动收齐后立即结算夜晚
 判负 阵营 / 状态 / 日志 / 游戏
+模拟 规则 局数 [种子] —— 模拟该规则的许多局（最多 5000），发来各阵营胜率表和图
 群池 / 群池 添加 群号 [原群名] / 群池 移除 群号
 新月（146）：新月设置 [无 | 事件名 …]（第一次开门前）/ 新月 事件名 [起始角色]（论坛上抽取的新月）/
 违规 角色（违反当天新月规则：在投票帖投票的私聊投票日、无我无狼、英语考试…）/ 私票（今天的私聊投票）/ 计票（现在统计私聊投票）
@@ -59,7 +60,7 @@ class QQSide:
 READ_ONLY = {"状态", "日志", "检查", *desk.COMMANDS}
 CORRECTING = {"撤销", "重新计票", "确认", "取消"}
 STATUS = {"roster": "筹备中", "running": "进行中", "over": "已结束"}
-ANY_TIME = {"帮助", "导演帮助", "新游戏", "群池", "游戏"}  # commands that need no game
+ANY_TIME = {"帮助", "导演帮助", "新游戏", "群池", "游戏", "模拟"}  # commands that need no game
 NO_ONEBOT = "现在连不上QQ（OneBot），无法检查队伍群的成员：什么都没有改变，请稍后再发送。"
 
 
@@ -103,6 +104,8 @@ async def _command(service: Service, qq: str, word: str, rest: str, chosen: int 
         return f"已创建游戏 #{row.id}（{row.ruleset}）。下一步：发送“名单”，之后每行“角色名 QQ号”。"
     if word == "群池":
         return await _pool(service, rest, side)
+    if word == "模拟":
+        return await simulate.start(service, qq, rest)
     if word == "游戏":
         rows = await _mine(qq)
         return "\n".join(f"#{r.id} {r.title}（{r.ruleset}，{STATUS[r.status]}）" for r in rows) or "你还没有游戏"

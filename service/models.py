@@ -84,7 +84,7 @@ class OutboxRow(Model):
 
     Actions for one chat run in the order they were queued; chats do not wait for each other. A
     message is stored as plain text and always sent as one text segment, so nothing a player wrote
-    is ever read as CQ code. One OneBot refused too often is given up (`given_up_at`); the rows still
+    is ever read as CQ code (the one other kind: `image`, the chart the bot drew for 模拟). One OneBot refused too often is given up (`given_up_at`); the rows still
     to send are found through a partial index (migration 0003), however many were sent before.
     """
 

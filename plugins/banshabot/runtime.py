@@ -87,6 +87,8 @@ async def perform(action: str, params: dict) -> None:
         raise Unreachable("no OneBot connection")
     if "text" in params:  # a message: always one plain text segment, never parsed as CQ code
         params["message"] = Message(MessageSegment.text(params.pop("text")))
+    elif "image" in params:  # a picture the bot drew itself (模拟's chart), as base64://
+        params["message"] = Message(MessageSegment.image(params.pop("image")))
     task = asyncio.current_task()
     waiting = waiting_on.setdefault(bot, set())
     waiting.add(task)

@@ -576,6 +576,8 @@ class R146(Ruleset):
     def speech_window(self, g: Game) -> tuple[str, int] | None:
         return moons.speech_window(g)
 
+    settings = {"moons": "在场的新月事件：none 为不用新月，或新月事件名，以逗号分隔（不设：规则帖的配置）"}
+
     def configure(self, options: dict) -> dict:
         if unknown := set(options) - {"moons"}:
             raise ValueError("本局规则没有这些设置：" + "、".join(sorted(unknown)))
