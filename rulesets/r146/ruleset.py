@@ -49,8 +49,15 @@ def _black(g: Game) -> bool:
 def _couple_may_kill(g: Game) -> bool:
     # 寡妇刀<强制>: "当情侣中没有混血儿、且【狼人阵营】优先判负后，情侣获得技能<杀人>" (no 混血儿 in this line-up).
     # Held from the night after the loss: a night's 指杀 are known to the witch by then, and the lovers are
-    # told "从下一个夜晚起".
-    return bool(g.state.carry.get("widow_knife")) and any(p.alive for p in lovers(g))
+    # told "从下一个夜晚起". 神秘的UFO: "黑情侣阵营的刀在混血儿/狼人手中。如果情侣的另一人被U，则他们依然可出刀。反之，
+    # 如果情侣中的混血儿/狼人被U，则失去<杀人>。" — the knife is the living wolf lover's.
+    return bool(g.state.carry.get("widow_knife")) and bool(_knife_holders(g))
+
+
+def _knife_holders(g: Game) -> list[Player]:
+    """The black lovers who hold the widow's knife: the living lovers, while the wolf among them lives."""
+    living = [p for p in lovers(g) if p.alive]
+    return living if any(p.role in ("狼人", "狼王") for p in living) else []
 
 
 def _may_charge(g: Game, king: Player) -> bool:
@@ -149,6 +156,8 @@ def kill(g: Game, actor: Player, target) -> None:
         still_has(actor, "杀人")  # 狼族首领: "首领失去原有技能"
         return _team_kill(g, actor, PACK, "杀人", target)
     if actor.name in s.carry.get("lovers", []) and _black(g):
+        if g.state.carry.get("widow_knife") and not _knife_holders(g):
+            raise Rejected("黑情侣阵营的刀在情侣中的狼人手中：他已出局，情侣失去了<杀人>")
         if not _couple_may_kill(g):
             raise Rejected("黑情侣在狼人阵营判负后的下一个夜晚起才获得<杀人>（寡妇刀）")
         return _team_kill(g, actor, COUPLE, COUPLE_KILL, target)
@@ -422,7 +431,7 @@ class R146(Ruleset):
         for who, slot in self.awaiting(g):
             key = g.night_key(who, slot)
             if who in (PACK, COUPLE):
-                members = self._pack_killers(g) if who == PACK else [p.name for p in lovers(g) if p.alive]
+                members = self._pack_killers(g) if who == PACK else [p.name for p in _knife_holders(g)]
                 g.start_deadline(key, members, slot, "night")
                 g.tell(f"team:{who}", f"第{n}夜：{who}可以<杀人>：发送“杀人 座位号”（全队放弃发送“杀人 空”），关门后1小时内有效。")
             elif slot == "女巫" and "通灵" not in g.state.player(who).lost:
