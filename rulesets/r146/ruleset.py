@@ -31,8 +31,9 @@ ELDER_BOUND = {
     "医生": ("救治",),
     "吉普赛人": ("窥月", "占卜"),
 }
-# 长寿之命: "当长老因投票、女巫<毒药>、猎人<最后一枪>、医生<救治>而出局后" — and the hunter's gun of 猎人的愤怒
-ELDER_CURSES = ("投票", "毒药", "最后一枪", "救治", moons.FURY)
+# 长寿之命: "当长老因投票、女巫<毒药>、猎人<最后一枪>、医生<救治>而出局后" — the four named, no other: 猎人的愤怒 is the
+# event's shot, which a hunter fires whatever his own skills, not his <最后一枪> (docs/rules-146.md, A 33)
+ELDER_CURSES = ("投票", "毒药", "最后一枪", "救治")
 # the night's 指杀 in the post's order: (3) 狼人 (the pack's 杀人, the 狼王's 冲锋, the leader's 捕猎), (4) 黑情侣,
 # then 神经错乱's <杀人> (the seer's (6), else the witch's (5), else the hunter's)
 COUPLE_KILL = "黑情侣杀人"
