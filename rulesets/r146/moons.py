@@ -651,14 +651,24 @@ def pair(g: Game, actor: Player, target) -> None:
     g.tell(f"player:{actor.name}", f"已收到：{TRIAL} {g.label(a)}、{g.label(b)}。")
 
 
+def trial_partner(g: Game, p: Player) -> Player | None:
+    """The living trial lover who would go out in `p`'s place."""
+    pair_ = held(g).get("trial")
+    if not pair_ or p.name not in pair_:
+        return None
+    other = g.state.player(pair_[1] if pair_[0] == p.name else pair_[0])
+    return other if other.alive else None
+
+
 def stand_in(g: Game, p: Player, cause: str) -> tuple[Player, str] | None:
     # "当试验品情侣中其中一名角色出局时，另一名角色代替其出局。" Once: the pair is then spent. A red card is the player's own
     # penalty and nobody takes it for him.
-    pair_ = held(g).get("trial")
-    if not pair_ or p.name not in pair_ or cause == "红牌":
+    other = trial_partner(g, p)
+    if other is None or cause == "红牌":
         return None
-    other = g.state.player(pair_[1] if pair_[0] == p.name else pair_[0])
-    if not other.alive:
+    if g.phase == "night" and any(name == other.name for name, _ in g.night.held or ()):
+        # both of the pair go out in this night's settlement: neither can go out in the other's place, and
+        # each goes out by his own 指杀, whatever their order
         return None
     del standing(g)["trial"]
     line = f"试验鸳鸯生效：{g.label(other)} 代替 {g.label(p)} 出局"
@@ -686,11 +696,13 @@ def discontent(g: Game) -> None:
 
 def second_round(g: Game, kind: str, result: str | None) -> None:
     # "事件发生后，若当天第一轮被投票出局的角色为村民，当天立即进行第二轮投票，投票期间所有角色不参与讨论。这轮投票持续一天，
-    # 且必须通过QQ私聊给导演自己想要投票的对象与理由" — "为村民": the identity 村民.
+    # 且必须通过QQ私聊给导演自己想要投票的对象与理由" — "为村民": the identity 村民, of the one who goes out by the vote: a
+    # 村民 whose trial lover goes out in his place (试验鸳鸯: "另一名角色代替其出局") stays, and nobody went out by the vote.
     day = g.state.day
     if kind != "exile" or not _today(g, DISCONTENT) or day.counted.count("exile") != 1 or not result:
         return
-    if g.state.player(result).role == "村民":
+    top = g.state.player(result)
+    if top.role == "村民" and trial_partner(g, top) is None:
         day.rounds["exile"] = 2
         day.private_votes = True
         g.tell("public", f"{DISCONTENT}：第一轮被投票出局的角色为村民，立即进行第二轮投票：所有角色不参与讨论，私聊导演投票（投票对象与理由），"
