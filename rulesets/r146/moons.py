@@ -23,7 +23,7 @@ from engine.game import Game
 from engine.skills import living_with_role, once_tonight
 from engine.state import Pending, Player
 
-from .common import PACK, ask_shot, fooled, labels, number, pack_alive, shot, usable
+from .common import PACK, WOLVES, ask_shot, fooled, labels, number, pack_alive, shot, usable
 
 # the night's 指杀 an event adds, as the settlement records them
 HUNT = "捕猎"  # 狼族首领's <捕猎>
@@ -365,6 +365,8 @@ def hunt(g: Game, actor: Player, target) -> None:
     # "捕猎 —— 游戏日夜晚，可以指杀一名角色。首领使用<捕猎>后，失去<捕猎>。"
     if HUNT in actor.used:
         raise Rejected(f"<{HUNT}>已经用过")
+    if wolves_lost(g, actor):
+        raise Rejected(f"狼人阵营已经判负，失去了杀人技能（<{HUNT}>）")
     once_tonight(g, HUNT, actor.name)
     t = g.living_target(target, HUNT)
     actor.used.add(HUNT)
@@ -373,9 +375,17 @@ def hunt(g: Game, actor: Player, target) -> None:
     g.tell(f"player:{actor.name}", f"已收到：{HUNT} {g.label(t)}。")
 
 
+def wolves_lost(g: Game, chief: Player) -> bool:
+    # "狼人阵营优先判负后，狼人阵营失去杀人技能" — every skill of the faction that takes a player out: the leader's
+    # <捕猎> and <报复> as the pack's <杀人> and the 狼王's <冲锋> (docs/rules-146.md, A 6)
+    return chief.faction == WOLVES and WOLVES in g.state.lost
+
+
 def revenge(g: Game, actor: Player, target) -> None:
     # "报复 —— 首领并非因为红牌罚下而出局时，可以选择一名其他角色，对其报复。该角色立即出局。" — shaped like the hunter's
     # <最后一枪>, with his limits (the post gives <报复> none of its own).
+    if target is not None and wolves_lost(g, actor):
+        raise Rejected("狼人阵营已经判负，失去了杀人技能（<报复>）：请发送“放弃”")
     shot(g, actor, target, "报复")
 
 
@@ -880,7 +890,7 @@ def night_slots(g: Game) -> list[tuple[str, str]]:
         if "杀人" in granted and not g.decided(p.name, "杀人"):
             out.append((p.name, "杀人"))
     chief = leader(g)
-    if usable(g, chief, HUNT) and not g.decided(chief.name, HUNT):
+    if usable(g, chief, HUNT) and not wolves_lost(g, chief) and not g.decided(chief.name, HUNT):
         out.append((chief.name, HUNT))
     witch = living_with_role(g, "女巫")
     if held(g).get("seance") and usable(g, witch, MEDIUM) and not g.decided(witch.name, MEDIUM):
@@ -937,5 +947,5 @@ def after_death(g: Game, p: Player, cause: str) -> None:
         # "如果此事件公布时猎人已出局，将直接进入投票阶段" — the same for a hunter sent off before he shot
         g.settle(g.pending_for(p.name, FURY))
         _open_vote(g)
-    if leader(g) is p and cause != "红牌" and "报复" not in p.lost and not g.suspended(p, "报复"):
+    if leader(g) is p and cause != "红牌" and "报复" not in p.lost and not g.suspended(p, "报复") and not wolves_lost(g, p):
         ask_shot(g, p, "报复")
