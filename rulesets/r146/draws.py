@@ -107,6 +107,8 @@ def choose(g: Game, actor: Player, target) -> None:
     """<决策> / <辅策>: the drawer takes card `target` of the face-down deck."""
     d = g.state.carry["draw"]
     skill = SHERIFF_DRAW if d["big"] else DEPUTY_DRAW
+    if g.suspended(actor, skill):
+        raise Rejected(f"{actor.name} 今晚不能使用任何技能（<{skill}>）")
     k = number(target, 1, len(d["deck"]), skill)
     g.settle(g.pending_for(actor.name, skill))
     event = _pinned(g, d["big"], d["deck"])
@@ -119,6 +121,16 @@ def director_draws(g: Game, why: str) -> None:
     d = g.state.carry["draw"]
     event = _pinned(g, d["big"], d["deck"])
     _drawn(g, event or g.state.rng.choice(d["deck"]), f"{why}，导演" + ("指定" if event else "随机抽取（游戏种子）"))
+
+
+def taken_tonight(g: Game) -> None:
+    """A drawer whose every skill the night takes (狼王的生日: "当晚不能使用任何技能") cannot draw in what is left
+    of his half hour after 关门: the director draws at once."""
+    for pending in [p for p in g.state.pending if p.skill in (SHERIFF_DRAW, DEPUTY_DRAW)]:
+        who = g.state.player(pending.who)
+        if g.suspended(who, pending.skill):
+            g.settle(pending)
+            director_draws(g, f"{g.label(who)} 今晚不能使用任何技能")
 
 
 def expire(g: Game, who: Player) -> None:

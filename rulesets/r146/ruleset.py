@@ -422,6 +422,7 @@ class R146(Ruleset):
         n = g.night.number
         g.state.carry["widow_knife"] = _black(g) and WOLVES in g.state.lost
         moons.tonight(g)
+        draws.taken_tonight(g)
         asks = {
             "救治": "你可以<救治>一名角色（发送“救治 座位号”）",
             "冲锋": "你可以<冲锋>指杀一名角色（发送“冲锋 座位号”）",
