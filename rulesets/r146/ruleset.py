@@ -228,6 +228,7 @@ def hand_over(g: Game, actor: Player, target) -> None:
         raise Rejected("不能把警徽移交给自己，请选择其他角色")
     skills.hand_over(g, actor, target)
     _new_sheriff(g)
+    draws.drawer_named(g, chosen=True)
 
 
 def appoint(g: Game, actor: Player, target) -> None:
@@ -238,6 +239,7 @@ def appoint(g: Game, actor: Player, target) -> None:
     g.settle(g.pending_for(actor.name, "任命"))
     g.tell(f"player:{actor.name}", f"已收到：任命 {g.label(t)} 为执警。")
     _set_deputy(g, t, f"警长 {g.label(actor)} 任命 {g.label(t)} 为执警")
+    draws.drawer_named(g, chosen=True)
 
 
 def play_dumb(g: Game, actor: Player, target) -> None:
@@ -737,6 +739,7 @@ class R146(Ruleset):
         # "警长随机移交给在场的一名未出局角色" — never the idiot after <装傻> ("不能继任警长").
         if skills.random_sheriff(g, why, [p for p in g.state.alive() if not fooled(p)]):
             _new_sheriff(g)
+        draws.drawer_named(g, chosen=False)
 
     def expire(self, g: Game, pending: Pending) -> None:
         who = g.state.player(pending.who)
@@ -751,6 +754,7 @@ class R146(Ruleset):
             if choices and g.state.sheriff == pending.who:
                 t = g.state.rng.choice(choices)
                 _set_deputy(g, t, f"警长 {g.label(who)} 未任命执警，随机任命 {g.label(t)} 为执警")
+            draws.drawer_named(g, chosen=False)
         elif pending.skill == "装傻":
             # "白痴、猎人视为放弃发动技能": the vote's result stands.
             if not who.alive:
