@@ -435,7 +435,15 @@ def credit_guarantee(g: Game) -> None:
     g.state.day.vote_held = "今天是<信用担保>：投票改为担保投票（发送“担保 座位号”），没有放逐投票"
     g.tell("public", "信用担保：所有人不得参与讨论，投票改为担保投票。警长先选择一位其他角色担保，被担保的角色依次选择一位未被担保的非警长"
            f"角色投担保票。第{n - 2}位投完担保票之后，没有获得担保票的非警长角色将被投票出局。")
-    if g.state.sheriff:
+    sheriff_for_guarantee(g)
+
+
+def sheriff_for_guarantee(g: Game) -> None:
+    """"警长在投票贴选择一位其他角色进行担保投票": the sheriff opens the chain — today's at 开门, or the heir his
+    predecessor names by day (one killed the night before still owes his 殉职 when the day opens)."""
+    st = held(g).get("guarantee")
+    if st and st["day"] == g.state.day_no and g.phase == "day" and not st.get("began") and g.state.sheriff:
+        st["began"] = True
         _ask_voucher(g, g.state.player(g.state.sheriff))
 
 
@@ -479,9 +487,16 @@ def _vouched(g: Game, actor: Player, t: Player) -> None:
 
 def guarantee_closes(g: Game) -> None:
     """关门 with the chain unfinished: the director completes it at random, as for a wrong target (read
-    as a careful director would: nobody can save the last one by never answering)."""
+    as a careful director would: nobody can save the last one by never answering). A chain no sheriff
+    opened by 关门 (the badge still owed: the hand-over's limit runs past 关门) never began: "警长在投票贴选择
+    一位其他角色进行担保投票" — nobody goes out."""
     st = held(g).get("guarantee")
-    if not st or st["day"] != g.state.day_no or st.get("done") or not g.state.sheriff:
+    if not st or st["day"] != g.state.day_no or st.get("done"):
+        return
+    if not st.get("began") or not (st["chain"] or g.state.sheriff):
+        st["done"] = True
+        g.tell("public", "信用担保：关门时没有警长开始担保投票，今天无人被投票出局。")
+        g.tell("director", "信用担保：警徽在关门时仍未移交，担保投票没有开始，无人出局")
         return
     while not st.get("done") and g.phase == "day":
         chain = st["chain"]

@@ -229,6 +229,7 @@ def hand_over(g: Game, actor: Player, target) -> None:
     skills.hand_over(g, actor, target)
     _new_sheriff(g)
     draws.drawer_named(g, chosen=True)
+    moons.sheriff_for_guarantee(g)
 
 
 def appoint(g: Game, actor: Player, target) -> None:
