@@ -518,15 +518,14 @@ MEDIUM = "灵媒"
 
 
 def seance(g: Game) -> None:
-    # "事件发生后，女巫失去<通灵>、<救药>与<毒药>，并获得如下技能" — a witch the elder's curse took everything from
-    # gains nothing ("女巫……将失去技能" is for good).
+    # "事件发生后，女巫失去<通灵>、<救药>与<毒药>，并获得如下技能" — a witch the elder's curse took her skills from gains
+    # <灵媒> all the same: the curse took the skills she had ("女巫……将失去技能"), an event's grant is new, as
+    # 神经错乱 gives a cursed seer <杀人> ("假如此时预言家未出局"). A curse after the event takes <灵媒> with the rest.
     standing(g)["seance"] = True
     for witch in g.state.with_role("女巫"):
         witch.lost.update({"通灵", "救药", "毒药"})
-        if g.state.carry.get("elder_cursed"):
-            witch.lost.add(MEDIUM)
         witch.granted.add(MEDIUM)
-        if witch.alive and MEDIUM not in witch.lost:
+        if witch.alive:
             g.tell(f"player:{witch.name}", "新月<招魂术>：你失去<通灵>、<救药>与<毒药>，获得<灵媒>：夜晚发送“灵媒 座位号”选择一名角色，"
                    "如果当晚这名角色因指杀而出局，他依然可以参与下一个游戏日的讨论。")
 

@@ -22,8 +22,8 @@ from .common import (
     shot, still_has, usable,
 )
 
-# 长寿之命: "女巫、预言家、猎人、医生、吉普赛人将失去技能" — each with every skill of its identity (the witch's <灵媒>
-# of 招魂术 among them)
+# 长寿之命: "女巫、预言家、猎人、医生、吉普赛人将失去技能" — each with every skill of its identity, and the witch's <灵媒>
+# if 招魂术 gave it before the curse
 ELDER_BOUND = {
     "女巫": ("通灵", "救药", "毒药", moons.MEDIUM),
     "预言家": ("预言",),
@@ -650,7 +650,8 @@ class R146(Ruleset):
             s.carry["elder_cursed"] = True
             curse = s.carry["curse"] = {}  # what it took, for a red card that turns out to have come first
             for q in s.players:
-                curse[q.name] = [k for k in ELDER_BOUND.get(q.role, ()) if k not in q.lost]
+                # the skills he holds now: <灵媒> only once 招魂术 gave it (a later event grants anew)
+                curse[q.name] = [k for k in ELDER_BOUND.get(q.role, ()) if k not in q.lost and (k != moons.MEDIUM or k in q.granted)]
                 q.lost.update(curse[q.name])
             g.tell("director", "长老因" + cause + "出局：女巫、预言家、猎人、医生、吉普赛人失去技能")
             for q in s.players:
