@@ -71,7 +71,7 @@ SPECIALS = ("预言家", "女巫", "医生", "长老", "吉普赛人")
 COMMONS = ("村民", "两姐妹")
 SHERIFF_WEIGHT = Fraction(5, 2)  # 带队: "警长投出的票计为2.5票"
 LAST_WORDS = 6  # "遗言数量等于狼人的数量": 狼王 and 5 狼人
-# a drawer voted out still draws ("警长、执警……被投票出局时需要发动技能"); a leader out takes revenge
+# a drawer voted out still draws ("警长、执警……被投票出局时需要发动技能"; out otherwise, he is asked no more); a leader out takes revenge
 DEAD_MAY = {"最后一枪", "殉职", "遗言", "放弃", "投降", "报复", "决策", "辅策"}
 DECISIONS = ("最后一枪", "殉职", "任命", "装傻", "决策", "辅策", "猎人的愤怒", "数字", "试验鸳鸯", "报复")
 LIMITED = ("救药", "毒药", "丘比特之箭", "装傻", "占卜", "捕猎")

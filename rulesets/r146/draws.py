@@ -8,7 +8,8 @@
 
 The drawer picks a card number of a face-down deck, shuffled from the game's seed when the day's vote
 ends; the director's random draw and the gypsy's redraw come from the same seed. A drawer out by the
-vote that ends his day still draws: "猎人、警长、执警、白痴被投票出局时需要发动技能". How each event was
+vote that ends his day still draws: "猎人、警长、执警、白痴被投票出局时需要发动技能" (out any other way, he does not:
+the ruleset's `after_death`). How each event was
 drawn is told to the director and kept in the log.
 """
 from __future__ import annotations

@@ -680,11 +680,12 @@ class R146(Ruleset):
                 s.carry["reappoint"] = True
                 g.when_public("殉职", p)
         moons.after_death(g, p, cause)
-        if cause == "红牌":
-            for draw in (draws.SHERIFF_DRAW, draws.DEPUTY_DRAW):
-                if g.pending_for(p.name, draw):  # sent off, he draws no more: "由导演随机新月"
-                    g.settle(g.pending_for(p.name, draw))
-                    draws.director_draws(g, f"{g.label(p)} 被红牌罚下")
+        for draw in (draws.SHERIFF_DRAW, draws.DEPUTY_DRAW):
+            # "角色出局结算结束后，不能继续参与讨论、投票、行使特权" — but "警长、执警……被投票出局时需要发动技能": one voted
+            # out still draws; one out any other way (a red card, the UFO, a shot, the night) does not: "由导演随机新月"
+            if cause != "投票" and g.pending_for(p.name, draw):
+                g.settle(g.pending_for(p.name, draw))
+                draws.director_draws(g, f"{g.label(p)} 已出局（{cause}）")
         for left in ("任命", "装傻", moons.TRIAL):
             # the badge's next holder appoints; an idiot out before answering has nothing left to avoid or choose
             if g.pending_for(p.name, left):
