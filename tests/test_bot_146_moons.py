@@ -327,3 +327,30 @@ async def test_the_heir_named_on_the_guarantee_day_opens_the_chain(app: App, ban
     assert "信用担保：轮到你担保，请发送“担保 座位号”选择一位未被担保的非警长角色（对象错误时由导演随机指定）。" in told
     await does(service, t, Act("翠花", "担保", "1"))
     assert t.game.state.carry["moon"]["guarantee"]["chain"] == ["阿福"]
+
+
+# --- a drawer still being named ------------------------------------------------------------------------------
+async def test_an_heir_named_after_closing_draws_within_the_same_half_hour(banshabot, clean):
+    """"警长、执警在关门半小时内需要发动抽取新月技能": the sheriff 大勇, killed on night 2, still owes his 殉职 when day
+    3's vote ends; the draw waits for the heir. He hands the badge over after 关门: the heir is asked then, and his
+    time is the draw's own, 30 minutes after 关门."""
+    service = banshabot.service
+    t = await started(service, moons=["王对王", "魔法水晶球"])
+    await elected(service, t)
+    await does(service, t, Act("大勇", "决策", "1"))
+    await does(service, t, CloseDay())
+    await quiet_night(service, t)
+    await does(service, t, OpenDay())
+    await does(service, t, CloseDay())
+    await quiet_night(service, t, kill="大勇")
+    await does(service, t, OpenDay())
+    await service.submit(t, Ballots("exile", (("阿福", "石头"), ("旺财", "石头"))), source="test")
+    assert "第4天的大新月：等待新的警长产生后由其抽取（关门后30分钟内）" in texts_to(await drain(), DIRECTOR)
+    await does(service, t, CloseDay())
+    await service.submit(t, Act("大勇", "殉职", "9"), source="test")
+    told = texts_to(await drain(), QQ["翠花"])
+    assert "请<决策>第4天的大新月：桌上有 1 张背面朝上的牌，发送“决策 1”到“决策 1”选择一张（关门后30分钟内，否则由导演随机抽取）。" in told
+    row = await DeadlineRow.get(key="决策:翠花:night3")
+    assert row.due_at == NOW + timedelta(minutes=30)
+    await does(service, t, Act("翠花", "决策", "1"))
+    assert t.game.state.carry["draw"]["how"] == "9号 翠花 决策第1张"
