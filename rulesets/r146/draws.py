@@ -113,10 +113,12 @@ def drawer_named(g: Game, chosen: bool) -> None:
     if not d or not d.get("waits"):
         return
     name = g.state.sheriff if d["big"] else g.state.carry.get("deputy")
-    if name is None:
+    if name is None and _being_named(g, d["big"]):
         return  # the new sheriff appoints first; his deputy draws
     del d["waits"]
-    if chosen:
+    if name is None:  # the appointment comes only at 开门, after the draw's half hour
+        director_draws(g, "执警未能在时限内产生")
+    elif chosen:
         _ask_drawer(g, g.state.player(name))
     else:
         director_draws(g, f"{'警长' if d['big'] else '执警'}未由前任在时限内选定")
