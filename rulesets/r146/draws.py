@@ -94,7 +94,10 @@ def _ask_drawer(g: Game, p: Player) -> None:
     skill, kind, n = SHERIFF_DRAW if d["big"] else DEPUTY_DRAW, "大新月" if d["big"] else "小新月", len(d["deck"])
     g.ask(p, skill, f"请<{skill}>第{d['day']}天的{kind}：桌上有 {n} 张背面朝上的牌，发送“{skill} 1”到"
           f"“{skill} {n}”选择一张（关门后30分钟内，否则由导演随机抽取）。", "draw")
-    g.pending_for(p.name, skill).outlives_close = True
+    pending = g.pending_for(p.name, skill)
+    pending.outlives_close = True
+    # asked after 关门 (one named then): the half hour from that 关门 has certainly passed by 开门
+    pending.closed = g.phase == "night"
 
 
 def _being_named(g: Game, big: bool) -> bool:
