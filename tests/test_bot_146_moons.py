@@ -300,7 +300,7 @@ async def guarantee_day_without_sheriff(service, t) -> None:
 async def test_a_guarantee_no_sheriff_opened_by_closing_sends_nobody_out_as_the_replay_does(banshabot, clean):
     """"警长在投票贴选择一位其他角色进行担保投票": a sheriff killed at night who has not handed the badge over by 关门
     opened no chain. The bot closes the day with nobody out and the badge then moves at random; the replay's
-    `night` step (every limit passed, the hand-over's included) comes to the same."""
+    `night` step (every limit passed, the hand-over's after 关门 as in real time) comes to the same."""
     service, scheduler = banshabot.service, clean
     t = await started(service, moons=["信用担保"])
     await guarantee_day_without_sheriff(service, t)

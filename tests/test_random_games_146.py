@@ -763,6 +763,9 @@ def simple_step(run: Run, who: str, skill: str) -> None:
         if skill == "救治" and run.chance(40):
             # the same patient night after night, so that empty heals add up
             target = [n for n in run.living() if run.empty[n]] or target
+        if skill == "灵媒" and "杀人" in run.s.night.actions and run.chance(60):
+            # the pack's victim, so that one speaks the next day now and then
+            target = [run.s.night.actions["杀人"][1]]
         run.do(Act(who, skill, run.ch.pick(target)))
     elif k <= 7:
         run.do(Act(who, "放弃"))
