@@ -497,9 +497,9 @@ class Game:
             raise Rejected(str(exc)) from exc
         self.tell("director", "设置已更改。")
 
-    def _lapse(self, closing: bool = False) -> None:
+    def _lapse(self, closing: bool = False, keep: list[Pending] = ()) -> None:
         for pending in list(self.state.pending):
-            if not (closing and pending.outlives_close):
+            if not (closing and pending.outlives_close) and pending not in keep:
                 self._expire(pending)
 
     def _open_day(self, lapse: bool) -> None:
@@ -596,12 +596,18 @@ class Game:
             raise Rejected("现在已经是夜晚")
         if s.phase == "day" and self.rules.day_follows_day(s.day_no):
             raise Rejected("今天之后还是白天：请开门进入下一个白天")
+        # a limit counted from 关门 ("关门三十分钟后") passes after what 关门 itself does (a count, an event's
+        # end of day), as it does in real time; one asked by 关门 itself runs into the night
+        after = [p for p in s.pending if p.from_close and not p.outlives_close] if lapse else []
         if lapse:
-            self._lapse(closing=True)
+            self._lapse(closing=True, keep=after)
         if s.phase == "setup":
             self._begin("night")
         else:
             self.rules.closing(self)
+        for pending in after:
+            if s.phase == "day":
+                self._expire(pending)
         if s.phase == "over":
             return
         for pending in s.pending:

@@ -6,6 +6,7 @@ gypsy, 春生 the hunter, 秋月 the idiot; the cupid's lovers are 狗蛋 and �
 """
 from __future__ import annotations
 
+import copy
 from datetime import timedelta
 
 import pytest
@@ -283,3 +284,73 @@ async def test_a_speed_up_shortens_the_english_exam_from_six_hours_to_three(app:
     await director(app, "加速 强制", "【可公示】游戏进程加速（导演执行加速）。进程加速后不允许改票，所有改票作废，但加速前的改票视为有效。", "加速通过：导演执行加速。",
                    "已执行。进程已加速：今天的英语考试时段改为 12-01 20:00 至 12-01 23:00（开门后3小时），请在讨论帖公示。")
     assert t.game.rules.speech_window(t.game) == ("英语考试", 180)
+
+
+# --- 信用担保 when the badge is still owed -----------------------------------------------------------------------
+async def guarantee_day_without_sheriff(service, t) -> None:
+    """Day 1: 大勇 elected and drawing 信用担保; night 1: the pack kills him; 开门 into day 2, 大勇 asked for 殉职."""
+    await elected(service, t)
+    await does(service, t, Act("大勇", "决策", "1"))
+    await does(service, t, CloseDay())
+    await quiet_night(service, t, kill="大勇")
+    await does(service, t, OpenDay())
+    assert t.game.state.day.moon == "信用担保" and t.game.pending_for("大勇", "殉职")
+
+
+async def test_a_guarantee_no_sheriff_opened_by_closing_sends_nobody_out_as_the_replay_does(banshabot, clean):
+    """"警长在投票贴选择一位其他角色进行担保投票": a sheriff killed at night who has not handed the badge over by 关门
+    opened no chain. The bot closes the day with nobody out and the badge then moves at random; the replay's
+    `night` step (every limit passed, the hand-over's after 关门 as in real time) comes to the same."""
+    service, scheduler = banshabot.service, clean
+    t = await started(service, moons=["信用担保"])
+    await guarantee_day_without_sheriff(service, t)
+    replayed = copy.deepcopy(t.game)
+    assert replayed.apply(CloseDay(lapse=True)).ok
+    await service.submit(t, CloseDay(), source="test")
+    assert "【可公示】信用担保：关门时没有警长开始担保投票，今天无人被投票出局。" in texts_to(await drain(), DIRECTOR)
+    badge = await DeadlineRow.get(key="殉职:大勇:day2")
+    await scheduler.run(f"deadline:{badge.id}")
+    await drain()
+    assert t.game.state.sheriff not in (None, "大勇")
+    assert [d["name"] for d in t.game.state.deaths] == [d["name"] for d in replayed.state.deaths] == ["大勇"]
+    assert t.game.state.sheriff == replayed.state.sheriff
+
+
+async def test_the_heir_named_on_the_guarantee_day_opens_the_chain(app: App, banshabot):
+    service = banshabot.service
+    t = await started(service, moons=["信用担保"])
+    await guarantee_day_without_sheriff(service, t)
+    await player(app, "丫蛋", "担保 1", "未执行：现在轮到 警长 担保（警长先担保）")
+    await service.submit(t, Act("大勇", "殉职", "9"), source="test")
+    told = texts_to(await drain(), QQ["翠花"])
+    assert told[0] == "你继任了警长。"
+    assert "信用担保：轮到你担保，请发送“担保 座位号”选择一位未被担保的非警长角色（对象错误时由导演随机指定）。" in told
+    await does(service, t, Act("翠花", "担保", "1"))
+    assert t.game.state.carry["moon"]["guarantee"]["chain"] == ["阿福"]
+
+
+# --- a drawer still being named ------------------------------------------------------------------------------
+async def test_an_heir_named_after_closing_draws_within_the_same_half_hour(banshabot, clean):
+    """"警长、执警在关门半小时内需要发动抽取新月技能": the sheriff 大勇, killed on night 2, still owes his 殉职 when day
+    3's vote ends; the draw waits for the heir. He hands the badge over after 关门: the heir is asked then, and his
+    time is the draw's own, 30 minutes after 关门."""
+    service = banshabot.service
+    t = await started(service, moons=["王对王", "魔法水晶球"])
+    await elected(service, t)
+    await does(service, t, Act("大勇", "决策", "1"))
+    await does(service, t, CloseDay())
+    await quiet_night(service, t)
+    await does(service, t, OpenDay())
+    await does(service, t, CloseDay())
+    await quiet_night(service, t, kill="大勇")
+    await does(service, t, OpenDay())
+    await service.submit(t, Ballots("exile", (("阿福", "石头"), ("旺财", "石头"))), source="test")
+    assert "第4天的大新月：等待新的警长产生后由其抽取（关门后30分钟内）" in texts_to(await drain(), DIRECTOR)
+    await does(service, t, CloseDay())
+    await service.submit(t, Act("大勇", "殉职", "9"), source="test")
+    told = texts_to(await drain(), QQ["翠花"])
+    assert "请<决策>第4天的大新月：桌上有 1 张背面朝上的牌，发送“决策 1”到“决策 1”选择一张（关门后30分钟内，否则由导演随机抽取）。" in told
+    row = await DeadlineRow.get(key="决策:翠花:night3")
+    assert row.due_at == NOW + timedelta(minutes=30)
+    await does(service, t, Act("翠花", "决策", "1"))
+    assert t.game.state.carry["draw"]["how"] == "9号 翠花 决策第1张"

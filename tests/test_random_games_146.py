@@ -71,7 +71,7 @@ SPECIALS = ("预言家", "女巫", "医生", "长老", "吉普赛人")
 COMMONS = ("村民", "两姐妹")
 SHERIFF_WEIGHT = Fraction(5, 2)  # 带队: "警长投出的票计为2.5票"
 LAST_WORDS = 6  # "遗言数量等于狼人的数量": 狼王 and 5 狼人
-# a drawer voted out still draws ("警长、执警……被投票出局时需要发动技能"); a leader out takes revenge
+# a drawer voted out still draws ("警长、执警……被投票出局时需要发动技能"; out otherwise, he is asked no more); a leader out takes revenge
 DEAD_MAY = {"最后一枪", "殉职", "遗言", "放弃", "投降", "报复", "决策", "辅策"}
 DECISIONS = ("最后一枪", "殉职", "任命", "装傻", "决策", "辅策", "猎人的愤怒", "数字", "试验鸳鸯", "报复")
 LIMITED = ("救药", "毒药", "丘比特之箭", "装傻", "占卜", "捕猎")
@@ -83,8 +83,8 @@ OWNERS = {
 TARGETED = {"救治", "杀人", "冲锋", "救药", "毒药", "预言", "最后一枪", "殉职", "任命", "猎人的愤怒", "捕猎", "报复", "灵媒", "狼族首领"}
 # 长寿之命: "当长老因投票、女巫<毒药>、猎人<最后一枪>、医生<救治>而出局后，女巫、预言家、猎人、医生、吉普赛人将失去技能" — the
 # hunter's gun of 猎人的愤怒 read as his <最后一枪>
-ELDER_CURSES = ("投票", "毒药", "最后一枪", "救治", "猎人的愤怒")
-CURSED = ("救药", "毒药", "预言", "救治", "灵媒", "占卜")
+ELDER_CURSES = ("投票", "毒药", "最后一枪", "救治")
+CURSED = ("救药", "毒药", "预言", "救治", "占卜")  # and 灵媒 when the curse came after 招魂术
 ELDER_BOUND = ("女巫", "预言家", "猎人", "医生", "吉普赛人")
 # the night's 指杀 as the ruleset records them, in the post's order: (3) 狼人, 狼王 and the leader, (4) 黑情侣, then
 # 神经错乱's <杀人>
@@ -168,6 +168,9 @@ class Run(Play):
             "feedback": len(s.feedback),
             "pack_out": any(d["name"] in self.pack() and d["cause"] != "红牌" for d in s.deaths),
             "cursed": any(self.role[d["name"]] == "长老" and d["cause"] in ELDER_CURSES for d in s.deaths),
+            # 招魂术 grants <灵媒> anew: only a curse on its day or later takes it
+            "medium_cursed": any(self.role[d["name"]] == "长老" and d["cause"] in ELDER_CURSES and d["number"] >= m["day"]
+                                 for d in s.deaths for m in s.moons if m["event"] == "招魂术"),
             **self._moon_context(),
         }
 
@@ -305,6 +308,7 @@ class Run(Play):
             self.check(not ctx["seance"], "event-forbids", f"{show(cmd)}: the witch of 招魂术 has no potions")
         if word == "灵媒":
             self.check(ctx["seance"], "event-forbids", f"{show(cmd)}: <灵媒> before 招魂术")
+            self.check(not ctx["medium_cursed"], "elder-curse", f"{show(cmd)} accepted after the elder's death took <灵媒>")
         # 占卜: "吉普赛人能够重新抽取新月" — the night she learned the sheriff's pick (窥月)
         if word == "占卜":
             self.check(actor in ctx["peeked"], "event-forbids", f"{show(cmd)}: a redraw without 窥月 tonight")
@@ -759,6 +763,9 @@ def simple_step(run: Run, who: str, skill: str) -> None:
         if skill == "救治" and run.chance(40):
             # the same patient night after night, so that empty heals add up
             target = [n for n in run.living() if run.empty[n]] or target
+        if skill == "灵媒" and "杀人" in run.s.night.actions and run.chance(60):
+            # the pack's victim, so that one speaks the next day now and then
+            target = [run.s.night.actions["杀人"][1]]
         run.do(Act(who, skill, run.ch.pick(target)))
     elif k <= 7:
         run.do(Act(who, "放弃"))

@@ -8,7 +8,8 @@
 
 The drawer picks a card number of a face-down deck, shuffled from the game's seed when the day's vote
 ends; the director's random draw and the gypsy's redraw come from the same seed. A drawer out by the
-vote that ends his day still draws: "猎人、警长、执警、白痴被投票出局时需要发动技能". How each event was
+vote that ends his day still draws: "猎人、警长、执警、白痴被投票出局时需要发动技能" (out any other way, he does not:
+the ruleset's `after_death`). How each event was
 drawn is told to the director and kept in the log.
 """
 from __future__ import annotations
@@ -77,13 +78,54 @@ def ask(g: Game) -> None:
         s.carry["draw"]["how"] = "无可抽取"
         g.tell("director", f"第{s.day_no + 1}天没有可以抽取的{kind}")
         return
-    skill = SHERIFF_DRAW if big else DEPUTY_DRAW
     name = s.sheriff if big else s.carry.get("deputy")
+    if name is None and _being_named(g, big):
+        # "警长、执警在关门半小时内需要发动抽取新月技能": the one still being named (the heir of a sheriff out, the
+        # deputy the sheriff must appoint again) draws once named, within the same half hour
+        s.carry["draw"]["waits"] = True
+        g.tell("director", f"第{s.day_no + 1}天的{kind}：等待新的{'警长' if big else '执警'}产生后由其抽取（关门后30分钟内）")
+        return
     if name is None:
         return director_draws(g, f"没有{'警长' if big else '执警'}")
-    g.ask(s.player(name), skill, f"请<{skill}>第{s.day_no + 1}天的{kind}：桌上有 {len(cards)} 张背面朝上的牌，发送“{skill} 1”到"
-          f"“{skill} {len(cards)}”选择一张（关门后30分钟内，否则由导演随机抽取）。", "draw")
-    g.pending_for(name, skill).outlives_close = True
+    _ask_drawer(g, s.player(name))
+
+
+def _ask_drawer(g: Game, p: Player) -> None:
+    d = g.state.carry["draw"]
+    skill, kind, n = SHERIFF_DRAW if d["big"] else DEPUTY_DRAW, "大新月" if d["big"] else "小新月", len(d["deck"])
+    g.ask(p, skill, f"请<{skill}>第{d['day']}天的{kind}：桌上有 {n} 张背面朝上的牌，发送“{skill} 1”到"
+          f"“{skill} {n}”选择一张（关门后30分钟内，否则由导演随机抽取）。", "draw")
+    pending = g.pending_for(p.name, skill)
+    pending.outlives_close = True
+    # asked after 关门 (one named then): the half hour from that 关门 has certainly passed by 开门
+    pending.closed = g.phase == "night"
+
+
+def _being_named(g: Game, big: bool) -> bool:
+    """A sheriff (for 决策) or a deputy (for 辅策) is still to be named: a 殉职 or 任命 is asked, or waits for
+    the dead sheriff's shot."""
+    s = g.state
+    sheriff_named = any(p.skill == "殉职" for p in s.pending) or "badge_after_shot" in s.carry
+    return sheriff_named or (not big and any(p.skill == "任命" for p in s.pending))
+
+
+def drawer_named(g: Game, chosen: bool) -> None:
+    """A sheriff or a deputy was just named. Chosen by the one whose duty it was, in time: a draw waiting for
+    him is his to make. Named at random (a lapsed 殉职 or 任命, a red card), the half hour is gone or the
+    choice was nobody's: the director draws."""
+    d = pending_draw(g)
+    if not d or not d.get("waits"):
+        return
+    name = g.state.sheriff if d["big"] else g.state.carry.get("deputy")
+    if name is None and _being_named(g, d["big"]):
+        return  # the new sheriff appoints first; his deputy draws
+    del d["waits"]
+    if name is None:  # the appointment comes only at 开门, after the draw's half hour
+        director_draws(g, "执警未能在时限内产生")
+    elif chosen:
+        _ask_drawer(g, g.state.player(name))
+    else:
+        director_draws(g, f"{'警长' if d['big'] else '执警'}未由前任在时限内选定")
 
 
 def _pinned(g: Game, big: bool, allowed: list[str]) -> str | None:
@@ -108,6 +150,8 @@ def choose(g: Game, actor: Player, target) -> None:
     """<决策> / <辅策>: the drawer takes card `target` of the face-down deck."""
     d = g.state.carry["draw"]
     skill = SHERIFF_DRAW if d["big"] else DEPUTY_DRAW
+    if g.suspended(actor, skill):
+        raise Rejected(f"{actor.name} 今晚不能使用任何技能（<{skill}>）")
     k = number(target, 1, len(d["deck"]), skill)
     g.settle(g.pending_for(actor.name, skill))
     event = _pinned(g, d["big"], d["deck"])
@@ -120,6 +164,16 @@ def director_draws(g: Game, why: str) -> None:
     d = g.state.carry["draw"]
     event = _pinned(g, d["big"], d["deck"])
     _drawn(g, event or g.state.rng.choice(d["deck"]), f"{why}，导演" + ("指定" if event else "随机抽取（游戏种子）"))
+
+
+def taken_tonight(g: Game) -> None:
+    """A drawer whose every skill the night takes (狼王的生日: "当晚不能使用任何技能") cannot draw in what is left
+    of his half hour after 关门: the director draws at once."""
+    for pending in [p for p in g.state.pending if p.skill in (SHERIFF_DRAW, DEPUTY_DRAW)]:
+        who = g.state.player(pending.who)
+        if g.suspended(who, pending.skill):
+            g.settle(pending)
+            director_draws(g, f"{g.label(who)} 今晚不能使用任何技能")
 
 
 def expire(g: Game, who: Player) -> None:

@@ -23,7 +23,7 @@ from engine.game import Game
 from engine.skills import living_with_role, once_tonight
 from engine.state import Pending, Player
 
-from .common import PACK, ask_shot, fooled, labels, number, pack_alive, shot, usable
+from .common import PACK, WOLVES, ask_shot, fooled, labels, number, pack_alive, shot, usable
 
 # the night's 指杀 an event adds, as the settlement records them
 HUNT = "捕猎"  # 狼族首领's <捕猎>
@@ -365,6 +365,8 @@ def hunt(g: Game, actor: Player, target) -> None:
     # "捕猎 —— 游戏日夜晚，可以指杀一名角色。首领使用<捕猎>后，失去<捕猎>。"
     if HUNT in actor.used:
         raise Rejected(f"<{HUNT}>已经用过")
+    if wolves_lost(g, actor):
+        raise Rejected(f"狼人阵营已经判负，失去了杀人技能（<{HUNT}>）")
     once_tonight(g, HUNT, actor.name)
     t = g.living_target(target, HUNT)
     actor.used.add(HUNT)
@@ -373,9 +375,17 @@ def hunt(g: Game, actor: Player, target) -> None:
     g.tell(f"player:{actor.name}", f"已收到：{HUNT} {g.label(t)}。")
 
 
+def wolves_lost(g: Game, chief: Player) -> bool:
+    # "狼人阵营优先判负后，狼人阵营失去杀人技能" — every skill of the faction that takes a player out: the leader's
+    # <捕猎> and <报复> as the pack's <杀人> and the 狼王's <冲锋> (docs/rules-146.md, A 6)
+    return chief.faction == WOLVES and WOLVES in g.state.lost
+
+
 def revenge(g: Game, actor: Player, target) -> None:
     # "报复 —— 首领并非因为红牌罚下而出局时，可以选择一名其他角色，对其报复。该角色立即出局。" — shaped like the hunter's
     # <最后一枪>, with his limits (the post gives <报复> none of its own).
+    if target is not None and wolves_lost(g, actor):
+        raise Rejected("狼人阵营已经判负，失去了杀人技能（<报复>）：请发送“放弃”")
     shot(g, actor, target, "报复")
 
 
@@ -425,7 +435,15 @@ def credit_guarantee(g: Game) -> None:
     g.state.day.vote_held = "今天是<信用担保>：投票改为担保投票（发送“担保 座位号”），没有放逐投票"
     g.tell("public", "信用担保：所有人不得参与讨论，投票改为担保投票。警长先选择一位其他角色担保，被担保的角色依次选择一位未被担保的非警长"
            f"角色投担保票。第{n - 2}位投完担保票之后，没有获得担保票的非警长角色将被投票出局。")
-    if g.state.sheriff:
+    sheriff_for_guarantee(g)
+
+
+def sheriff_for_guarantee(g: Game) -> None:
+    """"警长在投票贴选择一位其他角色进行担保投票": the sheriff opens the chain — today's at 开门, or the heir his
+    predecessor names by day (one killed the night before still owes his 殉职 when the day opens)."""
+    st = held(g).get("guarantee")
+    if st and st["day"] == g.state.day_no and g.phase == "day" and not st.get("began") and g.state.sheriff:
+        st["began"] = True
         _ask_voucher(g, g.state.player(g.state.sheriff))
 
 
@@ -469,9 +487,16 @@ def _vouched(g: Game, actor: Player, t: Player) -> None:
 
 def guarantee_closes(g: Game) -> None:
     """关门 with the chain unfinished: the director completes it at random, as for a wrong target (read
-    as a careful director would: nobody can save the last one by never answering)."""
+    as a careful director would: nobody can save the last one by never answering). A chain no sheriff
+    opened by 关门 (the badge still owed: the hand-over's limit runs past 关门) never began: "警长在投票贴选择
+    一位其他角色进行担保投票" — nobody goes out."""
     st = held(g).get("guarantee")
-    if not st or st["day"] != g.state.day_no or st.get("done") or not g.state.sheriff:
+    if not st or st["day"] != g.state.day_no or st.get("done"):
+        return
+    if not st.get("began") or not (st["chain"] or g.state.sheriff):
+        st["done"] = True
+        g.tell("public", "信用担保：关门时没有警长开始担保投票，今天无人被投票出局。")
+        g.tell("director", "信用担保：警徽在关门时仍未移交，担保投票没有开始，无人出局")
         return
     while not st.get("done") and g.phase == "day":
         chain = st["chain"]
@@ -493,15 +518,14 @@ MEDIUM = "灵媒"
 
 
 def seance(g: Game) -> None:
-    # "事件发生后，女巫失去<通灵>、<救药>与<毒药>，并获得如下技能" — a witch the elder's curse took everything from
-    # gains nothing ("女巫……将失去技能" is for good).
+    # "事件发生后，女巫失去<通灵>、<救药>与<毒药>，并获得如下技能" — a witch the elder's curse took her skills from gains
+    # <灵媒> all the same: the curse took the skills she had ("女巫……将失去技能"), an event's grant is new, as
+    # 神经错乱 gives a cursed seer <杀人> ("假如此时预言家未出局"). A curse after the event takes <灵媒> with the rest.
     standing(g)["seance"] = True
     for witch in g.state.with_role("女巫"):
         witch.lost.update({"通灵", "救药", "毒药"})
-        if g.state.carry.get("elder_cursed"):
-            witch.lost.add(MEDIUM)
         witch.granted.add(MEDIUM)
-        if witch.alive and MEDIUM not in witch.lost:
+        if witch.alive:
             g.tell(f"player:{witch.name}", "新月<招魂术>：你失去<通灵>、<救药>与<毒药>，获得<灵媒>：夜晚发送“灵媒 座位号”选择一名角色，"
                    "如果当晚这名角色因指杀而出局，他依然可以参与下一个游戏日的讨论。")
 
@@ -651,14 +675,24 @@ def pair(g: Game, actor: Player, target) -> None:
     g.tell(f"player:{actor.name}", f"已收到：{TRIAL} {g.label(a)}、{g.label(b)}。")
 
 
+def trial_partner(g: Game, p: Player) -> Player | None:
+    """The living trial lover who would go out in `p`'s place."""
+    pair_ = held(g).get("trial")
+    if not pair_ or p.name not in pair_:
+        return None
+    other = g.state.player(pair_[1] if pair_[0] == p.name else pair_[0])
+    return other if other.alive else None
+
+
 def stand_in(g: Game, p: Player, cause: str) -> tuple[Player, str] | None:
     # "当试验品情侣中其中一名角色出局时，另一名角色代替其出局。" Once: the pair is then spent. A red card is the player's own
     # penalty and nobody takes it for him.
-    pair_ = held(g).get("trial")
-    if not pair_ or p.name not in pair_ or cause == "红牌":
+    other = trial_partner(g, p)
+    if other is None or cause == "红牌":
         return None
-    other = g.state.player(pair_[1] if pair_[0] == p.name else pair_[0])
-    if not other.alive:
+    if g.phase == "night" and any(name == other.name for name, _ in g.night.held or ()):
+        # both of the pair go out in this night's settlement: neither can go out in the other's place, and
+        # each goes out by his own 指杀, whatever their order
         return None
     del standing(g)["trial"]
     line = f"试验鸳鸯生效：{g.label(other)} 代替 {g.label(p)} 出局"
@@ -686,11 +720,13 @@ def discontent(g: Game) -> None:
 
 def second_round(g: Game, kind: str, result: str | None) -> None:
     # "事件发生后，若当天第一轮被投票出局的角色为村民，当天立即进行第二轮投票，投票期间所有角色不参与讨论。这轮投票持续一天，
-    # 且必须通过QQ私聊给导演自己想要投票的对象与理由" — "为村民": the identity 村民.
+    # 且必须通过QQ私聊给导演自己想要投票的对象与理由" — "为村民": the identity 村民, of the one who goes out by the vote: a
+    # 村民 whose trial lover goes out in his place (试验鸳鸯: "另一名角色代替其出局") stays, and nobody went out by the vote.
     day = g.state.day
     if kind != "exile" or not _today(g, DISCONTENT) or day.counted.count("exile") != 1 or not result:
         return
-    if g.state.player(result).role == "村民":
+    top = g.state.player(result)
+    if top.role == "村民" and trial_partner(g, top) is None:
         day.rounds["exile"] = 2
         day.private_votes = True
         g.tell("public", f"{DISCONTENT}：第一轮被投票出局的角色为村民，立即进行第二轮投票：所有角色不参与讨论，私聊导演投票（投票对象与理由），"
@@ -869,7 +905,7 @@ def night_slots(g: Game) -> list[tuple[str, str]]:
         if "杀人" in granted and not g.decided(p.name, "杀人"):
             out.append((p.name, "杀人"))
     chief = leader(g)
-    if usable(g, chief, HUNT) and not g.decided(chief.name, HUNT):
+    if usable(g, chief, HUNT) and not wolves_lost(g, chief) and not g.decided(chief.name, HUNT):
         out.append((chief.name, HUNT))
     witch = living_with_role(g, "女巫")
     if held(g).get("seance") and usable(g, witch, MEDIUM) and not g.decided(witch.name, MEDIUM):
@@ -926,5 +962,5 @@ def after_death(g: Game, p: Player, cause: str) -> None:
         # "如果此事件公布时猎人已出局，将直接进入投票阶段" — the same for a hunter sent off before he shot
         g.settle(g.pending_for(p.name, FURY))
         _open_vote(g)
-    if leader(g) is p and cause != "红牌" and "报复" not in p.lost and not g.suspended(p, "报复"):
+    if leader(g) is p and cause != "红牌" and "报复" not in p.lost and not g.suspended(p, "报复") and not wolves_lost(g, p):
         ask_shot(g, p, "报复")

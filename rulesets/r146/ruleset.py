@@ -22,8 +22,8 @@ from .common import (
     shot, still_has, usable,
 )
 
-# 长寿之命: "女巫、预言家、猎人、医生、吉普赛人将失去技能" — each with every skill of its identity (the witch's <灵媒>
-# of 招魂术 among them)
+# 长寿之命: "女巫、预言家、猎人、医生、吉普赛人将失去技能" — each with every skill of its identity, and the witch's <灵媒>
+# if 招魂术 gave it before the curse
 ELDER_BOUND = {
     "女巫": ("通灵", "救药", "毒药", moons.MEDIUM),
     "预言家": ("预言",),
@@ -31,8 +31,9 @@ ELDER_BOUND = {
     "医生": ("救治",),
     "吉普赛人": ("窥月", "占卜"),
 }
-# 长寿之命: "当长老因投票、女巫<毒药>、猎人<最后一枪>、医生<救治>而出局后" — and the hunter's gun of 猎人的愤怒
-ELDER_CURSES = ("投票", "毒药", "最后一枪", "救治", moons.FURY)
+# 长寿之命: "当长老因投票、女巫<毒药>、猎人<最后一枪>、医生<救治>而出局后" — the four named, no other: 猎人的愤怒 is the
+# event's shot, which a hunter fires whatever his own skills, not his <最后一枪> (docs/rules-146.md, A 33)
+ELDER_CURSES = ("投票", "毒药", "最后一枪", "救治")
 # the night's 指杀 in the post's order: (3) 狼人 (the pack's 杀人, the 狼王's 冲锋, the leader's 捕猎), (4) 黑情侣,
 # then 神经错乱's <杀人> (the seer's (6), else the witch's (5), else the hunter's)
 COUPLE_KILL = "黑情侣杀人"
@@ -49,8 +50,15 @@ def _black(g: Game) -> bool:
 def _couple_may_kill(g: Game) -> bool:
     # 寡妇刀<强制>: "当情侣中没有混血儿、且【狼人阵营】优先判负后，情侣获得技能<杀人>" (no 混血儿 in this line-up).
     # Held from the night after the loss: a night's 指杀 are known to the witch by then, and the lovers are
-    # told "从下一个夜晚起".
-    return bool(g.state.carry.get("widow_knife")) and any(p.alive for p in lovers(g))
+    # told "从下一个夜晚起". 神秘的UFO: "黑情侣阵营的刀在混血儿/狼人手中。如果情侣的另一人被U，则他们依然可出刀。反之，
+    # 如果情侣中的混血儿/狼人被U，则失去<杀人>。" — the knife is the living wolf lover's.
+    return bool(g.state.carry.get("widow_knife")) and bool(_knife_holders(g))
+
+
+def _knife_holders(g: Game) -> list[Player]:
+    """The black lovers who hold the widow's knife: the living lovers, while the wolf among them lives."""
+    living = [p for p in lovers(g) if p.alive]
+    return living if any(p.role in ("狼人", "狼王") for p in living) else []
 
 
 def _may_charge(g: Game, king: Player) -> bool:
@@ -149,6 +157,8 @@ def kill(g: Game, actor: Player, target) -> None:
         still_has(actor, "杀人")  # 狼族首领: "首领失去原有技能"
         return _team_kill(g, actor, PACK, "杀人", target)
     if actor.name in s.carry.get("lovers", []) and _black(g):
+        if g.state.carry.get("widow_knife") and not _knife_holders(g):
+            raise Rejected("黑情侣阵营的刀在情侣中的狼人手中：他已出局，情侣失去了<杀人>")
         if not _couple_may_kill(g):
             raise Rejected("黑情侣在狼人阵营判负后的下一个夜晚起才获得<杀人>（寡妇刀）")
         return _team_kill(g, actor, COUPLE, COUPLE_KILL, target)
@@ -218,6 +228,8 @@ def hand_over(g: Game, actor: Player, target) -> None:
         raise Rejected("不能把警徽移交给自己，请选择其他角色")
     skills.hand_over(g, actor, target)
     _new_sheriff(g)
+    draws.drawer_named(g, chosen=True)
+    moons.sheriff_for_guarantee(g)
 
 
 def appoint(g: Game, actor: Player, target) -> None:
@@ -228,6 +240,7 @@ def appoint(g: Game, actor: Player, target) -> None:
     g.settle(g.pending_for(actor.name, "任命"))
     g.tell(f"player:{actor.name}", f"已收到：任命 {g.label(t)} 为执警。")
     _set_deputy(g, t, f"警长 {g.label(actor)} 任命 {g.label(t)} 为执警")
+    draws.drawer_named(g, chosen=True)
 
 
 def play_dumb(g: Game, actor: Player, target) -> None:
@@ -412,6 +425,7 @@ class R146(Ruleset):
         n = g.night.number
         g.state.carry["widow_knife"] = _black(g) and WOLVES in g.state.lost
         moons.tonight(g)
+        draws.taken_tonight(g)
         asks = {
             "救治": "你可以<救治>一名角色（发送“救治 座位号”）",
             "冲锋": "你可以<冲锋>指杀一名角色（发送“冲锋 座位号”）",
@@ -422,7 +436,7 @@ class R146(Ruleset):
         for who, slot in self.awaiting(g):
             key = g.night_key(who, slot)
             if who in (PACK, COUPLE):
-                members = self._pack_killers(g) if who == PACK else [p.name for p in lovers(g) if p.alive]
+                members = self._pack_killers(g) if who == PACK else [p.name for p in _knife_holders(g)]
                 g.start_deadline(key, members, slot, "night")
                 g.tell(f"team:{who}", f"第{n}夜：{who}可以<杀人>：发送“杀人 座位号”（全队放弃发送“杀人 空”），关门后1小时内有效。")
             elif slot == "女巫" and "通灵" not in g.state.player(who).lost:
@@ -641,7 +655,8 @@ class R146(Ruleset):
             s.carry["elder_cursed"] = True
             curse = s.carry["curse"] = {}  # what it took, for a red card that turns out to have come first
             for q in s.players:
-                curse[q.name] = [k for k in ELDER_BOUND.get(q.role, ()) if k not in q.lost]
+                # the skills he holds now: <灵媒> only once 招魂术 gave it (a later event grants anew)
+                curse[q.name] = [k for k in ELDER_BOUND.get(q.role, ()) if k not in q.lost and (k != moons.MEDIUM or k in q.granted)]
                 q.lost.update(curse[q.name])
             g.tell("director", "长老因" + cause + "出局：女巫、预言家、猎人、医生、吉普赛人失去技能")
             for q in s.players:
@@ -670,11 +685,12 @@ class R146(Ruleset):
                 s.carry["reappoint"] = True
                 g.when_public("殉职", p)
         moons.after_death(g, p, cause)
-        if cause == "红牌":
-            for draw in (draws.SHERIFF_DRAW, draws.DEPUTY_DRAW):
-                if g.pending_for(p.name, draw):  # sent off, he draws no more: "由导演随机新月"
-                    g.settle(g.pending_for(p.name, draw))
-                    draws.director_draws(g, f"{g.label(p)} 被红牌罚下")
+        for draw in (draws.SHERIFF_DRAW, draws.DEPUTY_DRAW):
+            # "角色出局结算结束后，不能继续参与讨论、投票、行使特权" — but "警长、执警……被投票出局时需要发动技能": one voted
+            # out still draws; one out any other way (a red card, the UFO, a shot, the night) does not: "由导演随机新月"
+            if cause != "投票" and g.pending_for(p.name, draw):
+                g.settle(g.pending_for(p.name, draw))
+                draws.director_draws(g, f"{g.label(p)} 已出局（{cause}）")
         for left in ("任命", "装傻", moons.TRIAL):
             # the badge's next holder appoints; an idiot out before answering has nothing left to avoid or choose
             if g.pending_for(p.name, left):
@@ -731,6 +747,7 @@ class R146(Ruleset):
         # "警长随机移交给在场的一名未出局角色" — never the idiot after <装傻> ("不能继任警长").
         if skills.random_sheriff(g, why, [p for p in g.state.alive() if not fooled(p)]):
             _new_sheriff(g)
+        draws.drawer_named(g, chosen=False)
 
     def expire(self, g: Game, pending: Pending) -> None:
         who = g.state.player(pending.who)
@@ -745,6 +762,7 @@ class R146(Ruleset):
             if choices and g.state.sheriff == pending.who:
                 t = g.state.rng.choice(choices)
                 _set_deputy(g, t, f"警长 {g.label(who)} 未任命执警，随机任命 {g.label(t)} 为执警")
+            draws.drawer_named(g, chosen=False)
         elif pending.skill == "装傻":
             # "白痴、猎人视为放弃发动技能": the vote's result stands.
             if not who.alive:
