@@ -1,6 +1,7 @@
 """Settings read from the environment / .env (documented in .env.example)."""
 from __future__ import annotations
 
+from typing import Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import BaseModel, Field, field_validator
@@ -31,6 +32,12 @@ class Config(BaseModel):
     # the forum's time zone (an IANA name): every time the bot shows, reads from a director or a pasted
     # post is in it. The posts' times are Beijing time.
     banshabot_timezone: str = "Asia/Shanghai"
+
+    # which friend requests the bot approves: "all" (anyone: players may add it before the roster is
+    # sent), "roster" (the directors and whoever is on the roster of a game not over), "none" (the
+    # account's owner approves each in QQ). A request the bot does not approve is left to other
+    # plugins and to the owner; the friend requests QQ filters are approved at 检查 unless "none"
+    banshabot_friend_requests: Literal["all", "roster", "none"] = "all"
 
     @field_validator("banshabot_timezone")
     @classmethod
