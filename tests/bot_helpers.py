@@ -118,17 +118,17 @@ def others(*names: str, out: tuple[str, ...] = ()) -> list[str]:
     return [n for n, _, _ in PLAYERS if n not in names and n not in out]
 
 
-def deal(row) -> list[str]:
+def deal(row, players=PLAYERS) -> list[str]:
     """A started game's deal as the 树洞 reveals it (engine/commitment.py's canonical text)."""
     return ["版杀发牌 v1", f"规则：{row.ruleset}", f"种子：{row.seed}", f"盐：{row.salt}"] + [
-        f"{i}号：{role}" for i, (_, _, role) in enumerate(PLAYERS, 1)]
+        f"{i}号：{role}" for i, (_, _, role) in enumerate(players, 1)]
 
 
-def promised(row) -> str:
+def promised(row, players=PLAYERS) -> str:
     """What the directors are told at 开始 to post: the deal's hash."""
     import hashlib
 
-    digest = hashlib.sha256("\n".join(deal(row)).encode("utf-8")).hexdigest()
+    digest = hashlib.sha256("\n".join(deal(row, players)).encode("utf-8")).hexdigest()
     return (f"【可公示】发牌承诺：本局种子与身份表的 SHA-256 为 {digest}。游戏结束时在树洞中公布原文，"
             "任何人都可以用 sha256 或“python -m engine verify 哈希”核对，确认发牌在开局前已经确定。")
 
