@@ -37,7 +37,11 @@ async def grow(url: str, finished: int, messages: int, running_games: list[int])
 
 
 async def _grow(finished: int, messages: int, running_games: list[int]) -> None:
+    from engine.snapshot import snapshot
+    from rulesets import get as get_ruleset
     from service.models import CommandRow, DeadlineRow, GameDirectorRow, GameRow, OutboxRow, SeatRow, SeenMessage
+
+    kept = snapshot(get_ruleset("M131"), {})  # the rules a finished game was played by
 
     pick = random.Random(131)
     community = [player_qq(g, seat) for g in running_games for seat in range(1, len(ROSTER) + 1)][:COMMUNITY]
@@ -47,7 +51,7 @@ async def _grow(finished: int, messages: int, running_games: list[int]) -> None:
     for start in range(0, finished, 100):
         newest = await GameRow.all().order_by("-id").first().values_list("id", flat=True)
         await GameRow.bulk_create([
-            GameRow(ruleset="M131", title="往届", seed=pick.randrange(2 ** 31), status="over",
+            GameRow(ruleset="M131", title="往届", seed=pick.randrange(2 ** 31), status="over", rules=kept,
                     directors=[str(3940000000 + n % 40)], created_at=now - timedelta(days=400 - n // 10))
             for n in range(start, min(start + 100, finished))])
         games = await GameRow.filter(id__gt=newest)

@@ -88,6 +88,10 @@ class Quota:
 
 class Ruleset:
     id: str
+    # Raised with a change of this ruleset's code that makes a game play otherwise than its declarations
+    # say (a settlement's order, a skill's effect): a game started before is then paused, never replayed
+    # by the new code (engine/snapshot.py).
+    version: int = 1
     title: str
     roles: tuple[Role, ...]
     first_phase: str  # "night" | "day"
@@ -129,6 +133,11 @@ class Ruleset:
         ValueError, in Chinese, on one it cannot use."""
         if options:
             raise ValueError("本局规则没有这些设置：" + "、".join(options))
+        return {}
+
+    def choices(self) -> dict[str, dict]:
+        """What the options choose from, by kind and name, each with its declaration (146: every new-moon
+        event): a game keeps those it started with, and one added later is no choice of its own."""
         return {}
 
     def factions(self, g: "Game") -> list[str]:

@@ -32,6 +32,9 @@ class Config(BaseModel):
     # the forum's time zone (an IANA name): every time the bot shows, reads from a director or a pasted
     # post is in it. The posts' times are Beijing time.
     banshabot_timezone: str = "Asia/Shanghai"
+    # the address the links to a game's desk and 揭秘 page start with, as a director's phone reaches the
+    # bot (https://desk.example.org behind a proxy); empty: http://HOST:PORT of the bot itself
+    banshabot_public_url: str = ""
 
     # which friend requests the bot approves: "all" (anyone: players may add it before the roster is
     # sent), "roster" (the directors and whoever is on the roster of a game not over), "none" (the

@@ -30,10 +30,9 @@ from engine import Act, Ballots, CloseDay, Game, OpenDay, ResolveNight, Timeout
 from engine.commands import Command, from_dict, to_dict
 from engine.events import DeadlineEnd, DeadlineStart, Feedback, GameOver, Notice, Outcome, TeamChange
 from engine.game import LAST_WORDS, PASS
-from rulesets import get as get_ruleset
 
 from . import groups, history
-from .games import Service, ServiceError, Table
+from .games import Service, ServiceError, Table, new_game
 from .models import CommandRow, DeadlineRow
 from .texts import clock
 
@@ -89,10 +88,6 @@ class _History:
     grounds: dict[int, Grounds] = field(default_factory=dict)  # each act in effect: what it was accepted on
 
 
-def _rules(t: Table):
-    return get_ruleset(t.row.ruleset)
-
-
 def _grounds(game: Game, act: Act) -> Grounds | None:
     p = game.state.player(act.by)
     if p is None:
@@ -145,7 +140,7 @@ def _replay(t: Table, entries: list[tuple[CommandRow, Command]], known: dict[int
     """The game played from the start through `entries`. An act whose grounds are gone (`known`: what
     each was accepted on) is moot; an automatic entry that is no longer accepted is left out; anything
     else refused raises ServiceError naming it."""
-    h = _History(Game(_rules(t), [(s.name, s.role) for s in t.seats], seed=t.row.seed))
+    h = _History(new_game(t.row, t.seats))
     game = h.game
     for row, cmd in entries:
         automatic = row.source.split(":")[0] in AUTOMATIC

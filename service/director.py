@@ -14,7 +14,7 @@ from engine.typed import number, quoted
 from rulesets import RULESETS
 from rulesets import get as get_ruleset
 
-from . import corrections, groups, history, moons, parse
+from . import corrections, desk, groups, history, moons, parse
 from .games import Service, ServiceError, Table
 from .models import CommandRow, DeadlineRow, GameDirectorRow, GameRow, SeatRow
 from .texts import NO_DIRECTORS, brief, clock, director_status, identity_table, key_name, limit_name, until, zone
@@ -40,7 +40,8 @@ HELP = """导演指令（私聊发送；多局同时进行时在指令前加“#
 判负 阵营 / 状态 / 日志 / 游戏
 群池 / 群池 添加 群号 [原群名] / 群池 移除 群号
 新月（146）：新月设置 [无 | 事件名 …]（第一次开门前）/ 新月 事件名 [起始角色]（论坛上抽取的新月）/
-违规 角色（违反当天新月规则：在投票帖投票的私聊投票日、无我无狼、英语考试…）/ 私票（今天的私聊投票）/ 计票（现在统计私聊投票）"""
+违规 角色（违反当天新月规则：在投票帖投票的私聊投票日、无我无狼、英语考试…）/ 私票（今天的私聊投票）/ 计票（现在统计私聊投票）
+网页 / 网页 重置 —— 本局导演网页的链接 / 让之前的链接失效；揭秘 公开 / 揭秘 撤回 —— 游戏结束后公开揭秘页"""
 
 Friends = Callable[[], Awaitable[set[str]]]
 
@@ -63,7 +64,7 @@ class QQSide:
 
 # what a finished game still answers: reading it, and its directors' corrections (a wrong paste, 判负 or
 # red card that ended it can be taken back: confirmed, the game goes on); every other command would change it
-READ_ONLY = {"状态", "日志", "检查"}
+READ_ONLY = {"状态", "日志", "检查", *desk.COMMANDS}
 CORRECTING = {"撤销", "重新计票", "确认", "取消"}
 STATUS = {"roster": "筹备中", "running": "进行中", "over": "已结束"}
 ANY_TIME = {"帮助", "导演帮助", "新游戏", "群池", "游戏"}  # commands that need no game
@@ -612,7 +613,7 @@ COMMANDS = {
     "竞选": _election, "投票": _exile, "发牌": _card, "替补": _replace, "协助": _assist, "状态": _status,
     "代": _proxy, "超时": _timeout, "结算": _resolve, "判负": _lose, "日志": _log,
     "关门时间": _closing_time, "加速": _speed_up, "延时": _delay, "撤销": _undo, "重新计票": _recount, "确认": _confirm, "取消": _cancel,
-    **moons.COMMANDS,
+    **moons.COMMANDS, **desk.COMMANDS,
 }
 
 

@@ -1,8 +1,9 @@
 """The game service: every command goes through here, is stored, and its consequences are queued.
 
-A game is rebuilt from its roster, its seed and its stored commands; a command is stored in the same
-transaction as the messages it causes, the time limits it starts and the key of the event it came
-from, before anyone is answered. Then the messages are handed to the outbox.
+A game is rebuilt from its roster, its seed, the rules it was started with and its stored commands;
+a command is stored in the same transaction as the messages it causes, the time limits it starts and
+the key of the event it came from, before anyone is answered. Then the messages are handed to the
+outbox.
 
 What a message needs is found without reading what piled up: the games not over are kept in memory
 (`live`: whether someone directs one is asked of every private message), each game is rebuilt on its
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import json
 import logging
 import secrets
 import weakref
@@ -28,6 +30,7 @@ from tortoise.transactions import _get_connection, in_transaction
 from engine import CloseDay, Command, Game, ResolveNight, Timeout
 from engine.commands import to_dict
 from engine.events import Announcement, DeadlineEnd, DeadlineStart, Feedback, GameOver, Notice, Outcome, TeamChange
+from engine.snapshot import changes, snapshot
 from rulesets import RULESETS
 from rulesets import get as get_ruleset
 
@@ -316,7 +319,8 @@ class Service:
         texts.use_zone(config.banshabot_timezone)
         self.tables: dict[int, Table] = {}
         self.live: dict[int, GameRow] = {}  # every game not over, by number (read at start-up)
-        self.broken: dict[int, str] = {}  # games whose log no longer replays: why
+        self.broken: dict[int, str] = {}  # games whose log no longer replays, or whose rules changed: why
+        self.rules_checked: dict[tuple, list[str]] = {}  # what the code plays differently, by rules kept
         self.loading: dict[int, asyncio.Future] = {}  # a game being rebuilt: one rebuild, many waiting
         self.waited: set[int] = set()  # outbox rows a time limit waits for ("收到反馈后半小时")
         # QQ -> the running games he plays in, newest first: asked of every player's message
@@ -347,6 +351,11 @@ class Service:
         for seat in await SeatRow.filter(game__status="running").only("qq", "game_id"):
             self._plays(seat.qq, seat.game_id)
         await self.outbox.load()
+        # an upgrade that changed a running game's rules is told to its directors now, not when the
+        # game is next needed
+        for row in [row for row in self.live.values() if row.status == "running"]:
+            if changed := self.rules_changed(row):
+                await self._rules_gone(row, changed)
         await self.restore_deadlines()
 
     def forget(self) -> None:
@@ -355,6 +364,7 @@ class Service:
         self.live.clear()
         self.players.clear()
         self.broken.clear()
+        self.rules_checked.clear()
         self.waited.clear()
         self.seen.forget()
         self.outbox.forget()
@@ -391,7 +401,10 @@ class Service:
         game = None
         seq = 0
         if row.status != "roster":
-            game = Game(get_ruleset(row.ruleset), [(s.name, s.role) for s in seats], seed=row.seed)
+            if changed := self.rules_changed(row):
+                await self._rules_gone(row, changed)
+                raise GameBroken(self.broken[row.id])
+            game = new_game(row, seats)
             rows = await CommandRow.filter(game_id=row.id).order_by("seq")
             seq = rows[-1].seq + 1 if rows else 0
             # the log as corrections left it (service/history.py)
@@ -412,15 +425,40 @@ class Service:
         message for it gets the same answer until it is mended. Every other game goes on."""
         shown = history.describe(to_dict(command))
         why = f"#{row.id} 的游戏记录无法恢复：第 {cmd.seq + 1} 条指令（{shown}，{clock(cmd.at)}，来自 {cmd.source}）不能再执行：{error}"
-        log.error(why)
-        # the players hear only that it stopped: the command may be a secret night action
-        self.broken[row.id] = f"本局游戏（#{row.id}）的记录无法恢复，已暂停并通知导演处理；请等导演通知后再发送。"
+        await self._pause(row, "记录无法恢复", f"【故障】{why}。本局已暂停，请检查数据库备份或联系维护者；其他游戏照常进行。")
+        raise GameBroken(self.broken[row.id])
+
+    def rules_changed(self, row: GameRow) -> list[str]:
+        """What the code now plays differently from the rules a started game keeps (empty: nothing).
+        Games started alike share the answer: the code does not change while the bot runs."""
+        rules = get_ruleset(row.ruleset)
+        if rules is None:
+            return [f"规则“{row.ruleset}”已不存在"]
+        if row.rules is None:
+            return ["本局没有保存开始时的规则"]
+        key = (row.ruleset, row.rules["fingerprint"], json.dumps(row.rules["options"], sort_keys=True))
+        if key not in self.rules_checked:
+            self.rules_checked[key] = changes(row.rules, rules)
+        return self.rules_checked[key]
+
+    async def _rules_gone(self, row: GameRow, changed: list[str]) -> None:
+        """A game the code can no longer play by the rules it started with: its directors are told what
+        changed; it is not replayed by the new rules, and waits, paused, for the code it started with."""
+        await self._pause(row, "规则与机器人当前版本不同", (
+            f"【规则已改变】#{row.id}（{row.title}）开始时的规则，当前版本的机器人不能照样进行：{'；'.join(changed)}。"
+            "本局已暂停，不会按新规则重放；请用开始本局时的机器人版本进行完本局（见 README 的 Upgrading 一节）。其他游戏照常进行。"))
+
+    async def _pause(self, row: GameRow, trouble: str, report: str) -> None:
+        """A game that cannot go on: every message for it gets the same answer, its directors `report`.
+        Every other game goes on."""
+        log.error(report)
+        # the players hear only that it stopped: what stops it may be a secret night action
+        self.broken[row.id] = f"本局游戏（#{row.id}）的{trouble}，已暂停并通知导演处理；请等导演通知后再发送。"
         self.live.pop(row.id, None)
         async with self.transaction():
             for qq in row.directors:
-                await self.queue(("private", qq), f"【故障】{why}。本局已暂停，请检查数据库备份或联系维护者；其他游戏照常进行。")
+                await self.queue(("private", qq), report)
         await self.delivered()
-        raise GameBroken(self.broken[row.id])
 
     # --- who plays where --------------------------------------------------------------------------------
     async def playing(self, qq: str) -> tuple[Table, SeatRow] | None:
@@ -809,7 +847,7 @@ class Service:
 
         One whose message was delivered just before the bot stopped, before the limit could start,
         counts from that delivery."""
-        for row in await DeadlineRow.filter(done=False).exclude(due_at=None):
+        for row in await DeadlineRow.filter(done=False).exclude(due_at=None).exclude(game_id__in=list(self.broken)):
             message = await OutboxRow.get_or_none(id=row.waits_for_id) if row.waits_for_id else None
             if message is not None and message.sent_at is not None:
                 await self._count_from_delivery(row, message.sent_at)
@@ -943,6 +981,7 @@ class Service:
         players = [(s.name, s.role) for s in t.seats]
         t.game = Game(rules, players, seed=t.row.seed)
         async with self.transaction():
+            t.row.rules = snapshot(rules, t.game.state.options)  # what it is replayed by, whatever the code becomes
             t.row.status = "running"
             t.row.salt = t.row.salt or secrets.token_hex(16)  # a game created before deals were hashed
             await t.row.save()
@@ -957,6 +996,11 @@ class Service:
                 for team, members in t.game.state.teams.items():
                     await groups.assign_team(self, t, team, members)
         await self.delivered()
+
+
+def new_game(row: GameRow, seats: list[SeatRow]) -> Game:
+    """A started game before its first command, with the options it started with (146's events in play)."""
+    return Game(get_ruleset(row.ruleset), [(s.name, s.role) for s in seats], seed=row.seed, options=row.rules["options"])
 
 
 _serving: "weakref.WeakSet[Service]" = weakref.WeakSet()  # the services opened (one in the bot)

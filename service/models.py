@@ -1,4 +1,4 @@
-"""What the bot stores. The game itself is its roster, its seed and its accepted commands."""
+"""What the bot stores. The game itself is its roster, its seed, its rules and its accepted commands."""
 from __future__ import annotations
 
 from tortoise import fields
@@ -13,6 +13,8 @@ class GameRow(Model):
     # hidden with the seed in the deal's published hash (engine/commitment.py), revealed at the end;
     # None for a game created before there was one: it gets its salt at 开始
     salt = fields.CharField(max_length=32, null=True)
+    # the rules as the game was started with them (engine/snapshot.py), stored at 开始 and replayed from
+    rules = fields.JSONField(null=True)
     status = fields.CharField(max_length=16, default="roster")  # roster | running | over
     directors = fields.JSONField(default=list)  # QQ numbers; the creator first, then co-directors
     planned_close = fields.DatetimeField(null=True)  # the running day's announced 关门
@@ -160,3 +162,29 @@ class TeamRow(Model):
         table = "team"
         unique_together = (("game", "team"),)
         indexes = (("group_id",),)
+
+
+class DeskTokenRow(Model):
+    """A link to a game's desk (its director's web page): only the sha256 of the link's token is
+    stored, so the database alone opens no desk. A director may hold several; `网页 重置` drops them."""
+
+    id = fields.IntField(primary_key=True)
+    game = fields.ForeignKeyField("models.GameRow", related_name="desk_tokens")
+    qq = fields.CharField(max_length=20)
+    digest = fields.CharField(max_length=64, unique=True)
+    created_at = fields.DatetimeField(auto_now_add=True)
+
+    class Meta:
+        table = "desk_token"
+        indexes = (("game_id", "qq"),)
+
+
+class RevealRow(Model):
+    """A finished game whose 揭秘 page its director made public (`揭秘 公开`)."""
+
+    game = fields.OneToOneField("models.GameRow", related_name="reveal", primary_key=True)
+    qq = fields.CharField(max_length=20)
+    at = fields.DatetimeField()
+
+    class Meta:
+        table = "reveal"

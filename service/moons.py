@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from engine import Ballots, Breach, Configure, Moon
 from engine.typed import quoted
+from rulesets.r146.moons import CHOICE
 
 from .games import Service, Table
 
@@ -29,6 +30,11 @@ async def settings(service: Service, t: Table, qq: str, rest: str, side) -> str:
     if not rest:
         return _in_play(t) + "\n（第一次开门前可以发送“新月设置 无”或“新月设置 事件名 事件名 …”更改）"
     value = "none" if rest in NONE_WORDS else rest.split()
+    # the events its post listed when it started (the engine's own answer for one it never had): one the
+    # post added since is no choice of this game's
+    kept = t.row.rules["choices"].get(CHOICE)
+    if kept and value != "none" and (added := [name for name in value if name not in kept]):
+        return f"未执行：没有这些新月事件：{'、'.join(added)}"
     ok, reply = await _submit(service, t, qq, Configure("moons", value))
     return reply + ("\n" + _in_play(t) if ok else "")
 

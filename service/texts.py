@@ -109,7 +109,8 @@ def seats_line(game: Game) -> str:
     return "、".join(f"{p.seat}号{p.name}{'' if p.alive else '（出局）'}" for p in game.state.players)
 
 
-def _phase(game: Game) -> str:
+def phase_name(game: Game) -> str:
+    """Where a game is, in words: 第2夜, 第3天, its end and who won."""
     s = game.state
     if s.phase == "setup":
         first = "关门进入第一夜" if game.rules.first_phase == "night" else "开门进入第一天"
@@ -120,7 +121,7 @@ def _phase(game: Game) -> str:
 def player_status(game: Game, name: str) -> str:
     s = game.state
     p = s.player(name)
-    lines = [f"{_phase(game)}。你是 {p.seat}号 {p.name}，{'存活' if p.alive else '已出局'}。", "座位：" + seats_line(game)]
+    lines = [f"{phase_name(game)}。你是 {p.seat}号 {p.name}，{'存活' if p.alive else '已出局'}。", "座位：" + seats_line(game)]
     lines += game.office_lines()
     return "\n".join(lines)
 
@@ -128,7 +129,7 @@ def player_status(game: Game, name: str) -> str:
 def director_status(game: Game, deadlines: list[tuple[str, str]]) -> str:
     """`deadlines`: each open time limit's name and end, as `limit_name` and `until` write them."""
     s = game.state
-    lines = [f"阶段：{_phase(game)}；" + "；".join(game.office_lines())]
+    lines = [f"阶段：{phase_name(game)}；" + "；".join(game.office_lines())]
     if s.carry.get("sped_up"):
         lines.append(f"进程已加速（第{s.carry['sped_up']['day']}天起）")
     for p in s.players:

@@ -169,16 +169,19 @@ async def _empty_tables() -> None:
     from service.models import (
         CommandRow,
         DeadlineRow,
+        DeskTokenRow,
         GameDirectorRow,
         GameRow,
         OutboxRow,
         PoolGroupRow,
+        RevealRow,
         SeatRow,
         SeenMessage,
         TeamRow,
     )
 
-    models = (OutboxRow, DeadlineRow, CommandRow, TeamRow, PoolGroupRow, SeatRow, SeenMessage, GameDirectorRow, GameRow)
+    models = (OutboxRow, DeadlineRow, CommandRow, TeamRow, PoolGroupRow, SeatRow, SeenMessage, GameDirectorRow, DeskTokenRow,
+              RevealRow, GameRow)
     conn = GameRow._meta.db
     if conn.capabilities.dialect == "postgres":  # game numbers (#1) start again at 1 in every test
         tables = ", ".join(f'"{model._meta.db_table}"' for model in models)

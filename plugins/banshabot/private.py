@@ -51,13 +51,24 @@ async def private(bot: Bot, event: PrivateMessageEvent) -> None:
         if await directing.is_director(service, qq):
             if text.strip() == "版本":
                 reply = f"banshabot {VERSION}"
-            else:
-                async def friends() -> set[str]:
-                    return {str(f["user_id"]) for f in await bot.get_friend_list()}
-
-                reply = await directing.handle(service, qq, text, friends, members_of(bot), ask_of(bot))
-            if reply is not None:
                 await service.queue(("private", qq), reply)
                 await service.delivered()
                 return
+            if await direct(bot, qq, text) is not None:
+                return
         await playing.private(service, qq, text, key)
+
+
+async def direct(bot: Bot | None, qq: str, text: str) -> str | None:
+    """A director's command, from his private chat or his desk (plugins/banshabot/desk.py): run,
+    answered in his private chat, and returned (None: not a director command)."""
+    async def friends() -> set[str]:
+        if bot is None:
+            raise groups.Unreachable("no OneBot connection")
+        return {str(f["user_id"]) for f in await bot.get_friend_list()}
+
+    reply = await directing.handle(service, qq, text, friends, members_of(bot), ask_of(bot))
+    if reply is not None:
+        await service.queue(("private", qq), reply)
+        await service.delivered()
+    return reply

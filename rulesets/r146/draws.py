@@ -19,7 +19,8 @@ from engine.skills import living_with_role
 from engine.state import Player
 
 from .common import number, usable
-from .moons import BY_NAME, EVENTS, UFO, Moon
+from . import moons
+from .moons import UFO, Moon
 
 SHERIFF_DRAW, DEPUTY_DRAW, REDRAW, PEEK = "决策", "辅策", "占卜", "窥月"
 NONE = "none"  # `moons: none`: a game without new moons
@@ -28,19 +29,19 @@ NONE = "none"  # `moons: none`: a game without new moons
 def configure(value) -> list[str]:
     """The events in play: the post's configuration, `none`, or a list of the post's event names."""
     if value is None:
-        return [m.name for m in EVENTS]
+        return [m.name for m in moons.EVENTS]
     if value == NONE:
         return []
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise ValueError("moons 应为 none 或新月事件名的列表")
-    unknown = [v for v in value if v not in BY_NAME]
+    unknown = [v for v in value if v not in moons.BY_NAME]
     if unknown:
         raise ValueError("没有这些新月事件：" + "、".join(unknown))
     return list(dict.fromkeys(value))
 
 
 def in_play(g: Game) -> list[Moon]:
-    return [BY_NAME[name] for name in g.state.options["moons"]]
+    return [moons.BY_NAME[name] for name in g.state.options["moons"]]
 
 
 def big_day(day_no: int) -> bool | None:
@@ -225,4 +226,4 @@ def today(g: Game) -> Moon | None:
         return None
     s.day.moon = d["event"]
     s.moons.append({"day": s.day_no, "event": d["event"], "draw": d["how"]})
-    return BY_NAME[d["event"]]
+    return moons.BY_NAME[d["event"]]

@@ -834,6 +834,7 @@ EVENTS = (
     NO_ME_NO_WOLF, ENGLISH_EXAM, PRAISE_XIAOJU, GIEGIE, CLASSICAL_EXAM,
 )
 BY_NAME = {m.name: m for m in EVENTS}
+CHOICE = "新月事件"  # what a game's `moons` option chooses from, as the game keeps it (R146.choices)
 
 
 # --- where the events meet the post's flow (called by the ruleset) ----------------------------------------

@@ -581,6 +581,9 @@ class R146(Ruleset):
             raise ValueError("本局规则没有这些设置：" + "、".join(sorted(unknown)))
         return {"moons": draws.configure(options.get("moons"))}
 
+    def choices(self) -> dict[str, dict]:
+        return {moons.CHOICE: {m.name: m for m in moons.EVENTS}}
+
     def tie_rule(self, g: Game, kind: str) -> votes.TieRule:
         if kind == "election":
             # 竞岗<强制>: "在游戏的第一天投票结束后，最先获得投票数最多的角色当选警长。"

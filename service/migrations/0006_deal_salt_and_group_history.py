@@ -7,7 +7,7 @@ from tortoise import fields
 
 
 class Migration(migrations.Migration):
-    dependencies = [('models', '0003_sending_and_indexes')]
+    dependencies = [('models', '0005_desk_tokens')]
 
     initial = False
 
