@@ -196,9 +196,9 @@ FILTERED = "好友申请被QQ过滤了：请在QQ的“被过滤的好友申请�
 
 
 async def _check(service: Service, t: Table, qq: str, rest: str, side: QQSide) -> str:
-    """Who cannot be reached privately yet. Where OneBot offers them (NapCat, LLBot): the requests QQ
-    filtered (they never arrive as events) are approved for the roster's players, and a player who is
-    only a one-way friend is named as such."""
+    """Who cannot be reached privately yet. Where OneBot offers them, the requests QQ filtered (they
+    never arrive as events; NapCat, LLBot) are approved for the roster's players, and a player who is
+    only a one-way friend (NapCat) is named as such."""
     doubts = await _offered(side, "get_doubt_friends_add_request", {"count": 100})
     friended = await _offered(side, "get_unidirectional_friend_list", {})
     filtered = {str(r.get("uin")): str(r.get("flag")) for r in doubts or []}
