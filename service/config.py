@@ -1,6 +1,7 @@
 """Settings read from the environment / .env (documented in .env.example)."""
 from __future__ import annotations
 
+from typing import Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import BaseModel, Field, field_validator
@@ -34,6 +35,12 @@ class Config(BaseModel):
     # the address the links to a game's desk and 揭秘 page start with, as a director's phone reaches the
     # bot (https://desk.example.org behind a proxy); empty: http://HOST:PORT of the bot itself
     banshabot_public_url: str = ""
+
+    # which friend requests the bot approves: "all" (anyone: players may add it before the roster is
+    # sent), "roster" (the directors and whoever is on the roster of a game not over), "none" (the
+    # account's owner approves each in QQ). A request the bot does not approve is left to other
+    # plugins and to the owner; the friend requests QQ filters are approved at 检查 unless "none"
+    banshabot_friend_requests: Literal["all", "roster", "none"] = "all"
 
     @field_validator("banshabot_timezone")
     @classmethod

@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
+from typing import TYPE_CHECKING
 
 from tortoise.transactions import in_transaction
 
@@ -34,6 +35,9 @@ from . import groups, history
 from .games import Service, ServiceError, Table, new_game
 from .models import CommandRow, DeadlineRow
 from .texts import clock
+
+if TYPE_CHECKING:
+    from .director import QQSide
 
 AUTOMATIC = ("deadline", "auto")  # sources of the entries the bot makes itself
 SHOWN = 10  # how many of the running phase's director entries `撤销` lists
@@ -467,9 +471,10 @@ def cancel(t: Table) -> str:
     return "已取消，游戏没有任何改变。"
 
 
-async def confirm(service: Service, t: Table, qq: str, members: groups.Members | None = None) -> str:
-    """`确认`: the correction shown is made. `members` reads a group's member list, for the groups a
-    finished game going on again is lent (every free pool group is checked first, as at a start)."""
+async def confirm(service: Service, t: Table, qq: str, side: "QQSide | None" = None) -> str:
+    """`确认`: the correction shown is made. `side` (service/director.py's QQSide) reads the pool's
+    groups, for the groups a finished game going on again is lent (every free pool group is checked
+    first, as at a start)."""
     p = t.proposed
     if p is None:
         return "没有待确认的更正。请先发送“撤销 编号”或“重新计票”加投票帖。"
@@ -481,9 +486,9 @@ async def confirm(service: Service, t: Table, qq: str, members: groups.Members |
             return "显示更正之后游戏又有了新的记录，更正已作废：请重新发送“撤销 编号”或“重新计票”查看。"
         reviving, plan = t.game.phase == "over" and p.game.phase != "over", []
         if reviving and await _groups_back(t, "再发送“确认”。"):
-            if members is None:
+            if side is None:
                 raise groups.Unreachable()
-            for note in await groups.before_lending(service, members, t.row.id):
+            for note in await groups.before_lending(service, *side.pool(), t.row.id):
                 await service.tell_directors(t, note)
             plan = await _groups_back(t, "再发送“确认”。")  # the check may have taken a group out of the pool
         regrouped = _regrouped(plan)

@@ -49,10 +49,18 @@ Friends = Callable[[], Awaitable[set[str]]]
 
 @dataclass(frozen=True)
 class QQSide:
-    """What a command may ask OneBot: the bot's friends, a group's members (None: not available)."""
+    """What a command may ask OneBot: the bot's friends, a group's members, any other action at once
+    (None: not available)."""
 
     friends: Friends
     members: groups.Members | None = None
+    ask: groups.Ask | None = None
+
+    def pool(self) -> tuple[groups.Members, groups.Ask]:
+        """What checking the pool's groups needs; Unreachable without it."""
+        if self.members is None or self.ask is None:
+            raise groups.Unreachable()
+        return self.members, self.ask
 
 
 # what a finished game still answers: reading it, and its directors' corrections (a wrong paste, 判负 or
@@ -64,10 +72,12 @@ ANY_TIME = {"帮助", "导演帮助", "新游戏", "群池", "游戏", "模拟"}
 NO_ONEBOT = "现在连不上QQ（OneBot），无法检查队伍群的成员：什么都没有改变，请稍后再发送。"
 
 
-async def handle(service: Service, qq: str, text: str, friends: Friends, members: groups.Members | None = None) -> str | None:
+async def handle(service: Service, qq: str, text: str, friends: Friends, members: groups.Members | None = None,
+                 ask: groups.Ask | None = None) -> str | None:
     """Run one director command; returns the reply (None: not a director command).
 
-    `members` reads a group's member list from OneBot (for 群池 添加 and 开始)."""
+    `members` reads a group's member list from OneBot (for 群池 添加 and 开始); `ask` calls any other
+    action at once (a group's history setting, the friend requests QQ filtered)."""
     body = text.strip()
     chosen = None
     if m := re.match(r"#(\d+)\s+", body):
@@ -81,7 +91,7 @@ async def handle(service: Service, qq: str, text: str, friends: Friends, members
     if len(body) > parse.DIRECTOR_LIMIT:
         return str(parse.TooLong(len(body), parse.DIRECTOR_LIMIT))
     try:
-        return await _command(service, qq, word, rest, chosen, QQSide(friends, members))
+        return await _command(service, qq, word, rest, chosen, QQSide(friends, members, ask))
     except (ServiceError, parse.ParseError) as exc:
         return str(exc)
     except groups.Unreachable:
@@ -184,12 +194,47 @@ async def _roster(service: Service, t: Table, qq: str, rest: str, side: QQSide) 
     return "名单已保存：\n" + "\n".join(f"{s.seat}号 {s.name} {s.qq}" for s in t.seats) + "\n下一步：“检查”，然后“分配 随机”。"
 
 
+ONE_WAY = "只是单向好友：他加了我，我的好友列表里却没有他。请他删除我后重新添加（机器人账号的加好友方式不要设为“允许任何人”）"
+FILTERED = "好友申请被QQ过滤了：请在QQ的“被过滤的好友申请”里通过"
+
+
 async def _check(service: Service, t: Table, qq: str, rest: str, side: QQSide) -> str:
-    have = await side.friends()
+    """Who cannot be reached privately yet. Where OneBot offers them, the requests QQ filtered (they
+    never arrive as events; NapCat, LLBot) are approved for the roster's players, and a player who is
+    only a one-way friend (NapCat) is named as such."""
+    doubts = await _offered(side, "get_doubt_friends_add_request", {"count": 100})
+    friended = await _offered(side, "get_unidirectional_friend_list", {})
+    filtered = {str(r.get("uin")): str(r.get("flag")) for r in doubts or []}
+    one_way = {str(f.get("uin")) for f in friended or []}
+    lines, approved = [], []
+    if service.config.banshabot_friend_requests != "none":
+        for s in t.seats:
+            if s.qq in filtered:
+                await side.ask("set_doubt_friends_add_request", {"flag": filtered.pop(s.qq), "approve": True})
+                approved.append(s)
+    if approved:
+        lines.append("已通过被QQ过滤的好友申请：" + "、".join(f"{s.seat}号 {s.name}（{s.qq}）" for s in approved))
+    have = await side.friends() | {s.qq for s in approved}
     missing = [s for s in t.seats if s.qq not in have]
     if not missing:
-        return "每名玩家都已加我为好友，可以私聊。"
-    return "以下玩家还没有加我为好友，私聊可能失败：\n" + "\n".join(f"{s.seat}号 {s.name}（{s.qq}）" for s in missing)
+        return "\n".join([*lines, "每名玩家都已加我为好友，可以私聊。"])
+    lines.append("以下玩家还没有加我为好友，私聊可能失败：")
+    lines += [f"{s.seat}号 {s.name}（{s.qq}）" + (f"：{ONE_WAY}" if s.qq in one_way else f"：{FILTERED}" if s.qq in filtered else "")
+              for s in missing]
+    unread = [what for what, got in (("被QQ过滤的好友申请", doubts), ("单向好友", friended)) if got is None]
+    if unread:
+        lines.append(f"（这个 OneBot 实现读不到{'和'.join(unread)}，以上只按好友列表检查。）")
+    return "\n".join(lines)
+
+
+async def _offered(side: QQSide, action: str, params: dict) -> list | None:
+    """What an action OneBot may not offer answers (None: refused, not offered, or no way to ask)."""
+    if side.ask is None:
+        return None
+    try:
+        return await side.ask(action, params) or []
+    except groups.Refused:
+        return None
 
 
 async def _assign(service: Service, t: Table, qq: str, rest: str, side: QQSide) -> str:
@@ -208,10 +253,9 @@ async def _start(service: Service, t: Table, qq: str, rest: str, side: QQSide) -
         raise ServiceError("游戏已经开始")
     if not t.seats or any(s.role is None for s in t.seats):
         raise ServiceError("请先分配身份（“分配 随机”或“分配 固定”）")
-    if side.members is None:
-        raise groups.Unreachable()
+    members, ask = side.pool()
     # before any group is lent: every free pool group holds nobody but the bot
-    for note in await groups.before_lending(service, side.members, t.row.id):
+    for note in await groups.before_lending(service, members, ask, t.row.id):
         await service.tell_directors(t, note)
     await service.start(t)
     rules = t.game.rules
@@ -361,7 +405,7 @@ async def _undo(service: Service, t: Table, qq: str, rest: str, side: QQSide) ->
 
 
 async def _confirm(service: Service, t: Table, qq: str, rest: str, side: QQSide) -> str:
-    return await corrections.confirm(service, t, qq, side.members)
+    return await corrections.confirm(service, t, qq, side)
 
 
 async def _cancel(service: Service, t: Table, qq: str, rest: str, side: QQSide) -> str:
@@ -561,9 +605,7 @@ async def _pool(service: Service, rest: str, side: QQSide) -> str:
         name = parts[2] if len(parts) > 2 else ""
         if len(name) > parse.TITLE_LIMIT:
             return f"原群名太长：{len(name)}字，最多{parse.TITLE_LIMIT}字。"
-        if side.members is None:
-            raise groups.Unreachable()
-        return await groups.enter_pool(service, group, name, side.members)
+        return await groups.enter_pool(service, group, name, *side.pool())
     if parts[0] == "移除" and len(parts) == 2 and group:
         return f"群 {group} " + await groups.remove_from_pool(group)
     return "请发送“群池”、“群池 添加 群号 [原群名]”或“群池 移除 群号”"

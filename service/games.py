@@ -922,6 +922,7 @@ class Service:
             raise ServiceError(f"没有规则“{ruleset_id}”。可用：{'、'.join(RULESETS)}")
         async with self.transaction():
             row = await GameRow.create(ruleset=rules.id, title=title or rules.title, seed=secrets.randbits(31),
+                                       salt=secrets.token_hex(16),
                                        directors=[director])
         self.live[row.id] = row
         return row
@@ -982,11 +983,13 @@ class Service:
         async with self.transaction():
             t.row.rules = snapshot(rules, t.game.state.options)  # what it is replayed by, whatever the code becomes
             t.row.status = "running"
+            t.row.salt = t.row.salt or secrets.token_hex(16)  # a game created before deals were hashed
             await t.row.save()
             for seat in t.seats:
                 self._plays(seat.qq, t.row.id)
             for seat in t.seats:
                 await self.queue(("private", seat.qq), brief(rules, t.game, seat.name), t.row.id)
+            await self.tell_directors(t, history.deal_promise(t))
             # where a start choice can still reshape the teams (146's lovers), the groups wait for the
             # ruleset's TeamChange at the first phase, so nobody is shown a team he is about to leave
             if rules.teams_known_when_dealt:

@@ -9,10 +9,15 @@ pool, at every game start before any group is lent, and when a game gives it bac
 in it is removed, and a group with someone the bot cannot remove (its owner or an admin, where the
 bot is only an admin) leaves the pool. Between checks, whoever asks to join a free group is refused
 and whoever gets in is removed.
+
+QQ shows a new member the group's recent chat: a team lent a group the last team used could scroll
+up and read it. Where OneBot offers it (NapCat's `set_group_new_member_history_visibility`), the
+bot turns that view off when a group enters the pool and again before every lending; where it
+cannot, the director is told, and groups that show no earlier team's chat are lent first.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Awaitable, Callable
+from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
 from .models import GameRow, PoolGroupRow, SeatRow, TeamRow
 
@@ -25,8 +30,18 @@ if TYPE_CHECKING:
 Members = Callable[[str], Awaitable[tuple[str | None, dict[str, str]]]]
 
 
+# A OneBot action called at once, not through the outbox, for an answer a command needs now: raises
+# Unreachable when no OneBot answers, Refused when it answers with a failure.
+Ask = Callable[[str, dict], Awaitable[Any]]
+
+
 class Unreachable(Exception):
     """No OneBot answers now: no member list can be read."""
+
+
+class Refused(Exception):
+    """OneBot refused an action, or its implementation does not offer it."""
+
 
 REMOVABLE = {"owner": {"admin", "member"}, "admin": {"member"}}  # whom the bot's role lets it remove
 ROLE = {"owner": "群主", "admin": "管理员", "member": "成员"}
@@ -39,7 +54,8 @@ _released: list[tuple[str, int]] = []
 async def assign_team(service: "Service", t: "Table", team: str, members: list[str]) -> None:
     row = await TeamRow.get_or_none(game_id=t.row.id, team=team)
     if row is None:
-        group = await PoolGroupRow.filter(game_id=None).order_by("group_id").first()
+        free = await _free_groups()
+        group = free[0] if free else None
         row = await TeamRow.create(game_id=t.row.id, team=team, members=[], group_id=group.group_id if group else None)
         if group:
             await _lend(service, t, group, team)
@@ -56,8 +72,15 @@ async def assign_team(service: "Service", t: "Table", team: str, members: list[s
         await service.queue(("group", row.group_id), f"【{team}】成员：{_roster(t, row)}", t.row.id)
 
 
+async def _free_groups() -> list[PoolGroupRow]:
+    """The free pool groups, the one to lend first first: those where a team that joins can read no
+    earlier team's chat (its view of the history is off, or no team has had the group yet)."""
+    free = await PoolGroupRow.filter(game_id=None).order_by("group_id")
+    return sorted(free, key=lambda g: bool(g.history_shown is not False and g.lent_before))
+
+
 async def _lend(service: "Service", t: "Table", group: PoolGroupRow, team: str) -> None:
-    group.game_id, group.team = t.row.id, team
+    group.game_id, group.team, group.lent_before = t.row.id, team, True
     await group.save()
     await service.act("set_group_name", {"group_id": int(group.group_id), "group_name": f"{t.row.title}·{team}"[:30]}, t.row.id)
 
@@ -84,7 +107,7 @@ async def regained(t: "Table") -> tuple[list[tuple[TeamRow, str]], list[tuple[Te
     pool group it gets (its own if still free, else another free one); and each team left with none,
     with the game its group is lent to now (None: the group left the pool)."""
     rows = await TeamRow.filter(game_id=t.row.id).exclude(group_id=None).order_by("id")
-    free = [g.group_id for g in await PoolGroupRow.filter(game_id=None).order_by("group_id")]
+    free = [g.group_id for g in await _free_groups()]
     own = {row.id: row.group_id for row in rows if row.group_id in free}
     spare = [g for g in free if g not in own.values()]
     plan, short = [], []
@@ -167,7 +190,22 @@ def _removed_note(group_id: str, removed: list[str]) -> str:
     return f"群 {group_id} 里有不属于任何队伍的人，已移出：{'、'.join(removed)}"
 
 
-async def enter_pool(service: "Service", group_id: str, name: str, members: Members) -> str:
+HISTORY_SHOWN = ("新成员仍能看到入群前的聊天记录：这个 OneBot 实现无法关闭（需要 NapCat 的“新成员查看历史消息”设置），"
+                 "借用它的队伍能翻看以前的聊天，包括上一队的。我会先借出没有别队聊天记录的群；最好用新建的群。")
+
+
+async def _hide_history(group: PoolGroupRow, ask: Ask) -> None:
+    """Turn off a new member's view of the group's earlier chat, and store whether it is still shown.
+    Raises Unreachable when OneBot does not answer (nothing is known then)."""
+    try:
+        await ask("set_group_new_member_history_visibility", {"group_id": int(group.group_id), "visible": False})
+        group.history_shown = False
+    except Refused:
+        group.history_shown = True
+    await group.save()
+
+
+async def enter_pool(service: "Service", group_id: str, name: str, members: Members, ask: Ask) -> str:
     """`群池 添加`: the group joins the pool once the bot can keep it to the bot alone."""
     if await PoolGroupRow.exists(group_id=group_id):
         return f"群 {group_id} 已经在群池中"
@@ -175,20 +213,30 @@ async def enter_pool(service: "Service", group_id: str, name: str, members: Memb
     if why:
         return f"群 {group_id} 未加入群池：{why}。队伍群里只能有本队成员：请让我成为群主，并让其他人退群后再添加。"
     await add_to_pool(group_id, name)
-    return f"群 {group_id} 已加入群池。" + (f"\n{_removed_note(group_id, removed)}" if removed else "")
+    group = await PoolGroupRow.get(group_id=group_id)
+    await _hide_history(group, ask)
+    return (f"群 {group_id} 已加入群池。" + (f"\n{_removed_note(group_id, removed)}" if removed else "")
+            + (f"\n注意：群 {group_id} 的{HISTORY_SHOWN}" if group.history_shown else ""))
 
 
-async def before_lending(service: "Service", members: Members, game_id: int) -> list[str]:
-    """At a game start, before any group is lent: every free pool group is emptied; one that cannot
-    be leaves the pool. Returns what the director is told."""
-    notes = []
+async def before_lending(service: "Service", members: Members, ask: Ask, game_id: int) -> list[str]:
+    """At a game start, before any group is lent: every free pool group is emptied, and its new
+    members' view of the history turned off; one that cannot be emptied leaves the pool. Returns what
+    the director is told."""
+    notes, shown = [], []
     for group in await PoolGroupRow.filter(game_id=None).order_by("group_id"):
         why, removed = await _clear(service, group.group_id, members, game_id)
         if why:
             await group.delete()
             notes.append(f"群 {group.group_id} 已移出群池：{why}。处理后可发送“群池 添加 {group.group_id} {group.original_name}”重新加入。")
-        elif removed:
+            continue
+        if removed:
             notes.append(_removed_note(group.group_id, removed))
+        await _hide_history(group, ask)
+        if group.history_shown and group.lent_before:
+            shown.append(group.group_id)
+    if shown:
+        notes.append(f"注意：群 {'、'.join(shown)} 借出过，{HISTORY_SHOWN}")
     return notes
 
 

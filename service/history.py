@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from engine import Act, Ballots, Breach, Card, Configure, FactionLoss, Moon, SpeedUp, Timeout
 from engine.commands import Command, from_dict
+from engine.commitment import deal_text, digest
 from rulesets import get as get_ruleset
 
 from .models import CommandRow
@@ -135,6 +136,18 @@ def entry(t, row: CommandRow, held: list[CommandRow], fixed: dict[int, CommandRo
     return line
 
 
+def deal(t) -> str:
+    """The deal's canonical text (engine/commitment.py): its hash is posted at 开始, the text itself in
+    the 树洞. Identities as dealt, in seat order (a 替补 takes over a seat, never changes it)."""
+    return deal_text(t.row.ruleset, t.row.seed, t.row.salt, [s.role for s in t.seats])
+
+
+def deal_promise(t) -> str:
+    """What the director posts at 开始, before anyone has acted: the deal's hash."""
+    return (f"【可公示】发牌承诺：本局种子与身份表的 SHA-256 为 {digest(deal(t))}。游戏结束时在树洞中公布原文，"
+            "任何人都可以用 sha256 或“python -m engine verify 哈希”核对，确认发牌在开局前已经确定。")
+
+
 PART = 3000  # characters of one message of the 树洞: QQ refuses messages much longer
 
 
@@ -145,6 +158,8 @@ async def treehole(t) -> list[str]:
     lines = [f"#{t.row.id} {t.row.title}（{t.row.ruleset}）", f"种子：{t.row.seed}（身份分配和每一次随机结果都由它决定）", "身份："]
     lines += [f"{s.seat}号 {s.name}：{identity(rules, s.role) if s.role else '未分配'}"
               + (f"（替补接手 {len(s.former_qq)} 次）" if s.former_qq else "") for s in t.seats]
+    if t.row.salt and t.row.status != "roster":  # the deal whose hash was posted at 开始, to check it by
+        lines += ["发牌原文（其 SHA-256 应与开始时公布的一致）：", *deal(t).split("\n")]
     rows = await CommandRow.filter(game_id=t.row.id).order_by("seq")
     held = in_force(rows)
     fixed = {c.payload["seq"]: c for c in held}

@@ -10,6 +10,9 @@ class GameRow(Model):
     ruleset = fields.CharField(max_length=16)
     title = fields.CharField(max_length=100, default="")
     seed = fields.BigIntField()
+    # hidden with the seed in the deal's published hash (engine/commitment.py), revealed at the end;
+    # None for a game created before there was one: it gets its salt at 开始
+    salt = fields.CharField(max_length=32, null=True)
     # the rules as the game was started with them (engine/snapshot.py), stored at 开始 and replayed from
     rules = fields.JSONField(null=True)
     status = fields.CharField(max_length=16, default="roster")  # roster | running | over
@@ -136,6 +139,10 @@ class PoolGroupRow(Model):
     original_name = fields.CharField(max_length=100, default="")
     game = fields.ForeignKeyField("models.GameRow", related_name="groups", null=True)
     team = fields.CharField(max_length=32, null=True)
+    # whether a team that joins can read the chat from before it joined: False once OneBot turned
+    # new members' view of the history off, True where it could not, None before it was tried
+    history_shown = fields.BooleanField(null=True)
+    lent_before = fields.BooleanField(null=True)  # a team has had it: its chat is in the history
 
     class Meta:
         table = "pool_group"

@@ -8,12 +8,23 @@ from engine.typed import quoted
 
 from . import groups, parse
 from .games import Address, Service, Table
-from .models import SeatRow
+from .models import GameDirectorRow, SeatRow
 from .texts import NO_DIRECTORS, TROUBLE, clock, player_status, until
 
 log = logging.getLogger(__name__)
 
 STRANGER = "你好！你不在任何进行中的版杀游戏里，我只为本局玩家和导演服务。如需参加，请联系导演。"
+
+
+async def befriends(service: Service, qq: str) -> bool:
+    """Whether the bot approves this QQ's friend request (BANSHABOT_FRIEND_REQUESTS): anyone's, only
+    the directors' and those on the roster of a game not over, or nobody's."""
+    setting = service.config.banshabot_friend_requests
+    if setting != "roster":
+        return setting == "all"
+    open_games = ("roster", "running")
+    return (qq in service.superusers or await GameDirectorRow.filter(qq=qq, game__status__in=open_games).exists()
+            or await SeatRow.filter(qq=qq, game__status__in=open_games).exists())
 
 
 async def seat_of(service: Service, qq: str) -> tuple[Table, SeatRow] | None:

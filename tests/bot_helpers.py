@@ -118,10 +118,27 @@ def others(*names: str, out: tuple[str, ...] = ()) -> list[str]:
     return [n for n, _, _ in PLAYERS if n not in names and n not in out]
 
 
-def treehole(seed: int, *entries: str, result: str | None = None) -> str:
-    """The whole log (树洞) of a game #1 of the fixed line-up, ready to post: seed, identities, entries."""
-    lines = ["#1 [M131]粽子（M131）", f"种子：{seed}（身份分配和每一次随机结果都由它决定）", "身份："]
+def deal(row, players=PLAYERS) -> list[str]:
+    """A started game's deal as the 树洞 reveals it (engine/commitment.py's canonical text)."""
+    return ["版杀发牌 v1", f"规则：{row.ruleset}", f"种子：{row.seed}", f"盐：{row.salt}"] + [
+        f"{i}号：{role}" for i, (_, _, role) in enumerate(players, 1)]
+
+
+def promised(row, players=PLAYERS) -> str:
+    """What the directors are told at 开始 to post: the deal's hash."""
+    import hashlib
+
+    digest = hashlib.sha256("\n".join(deal(row, players)).encode("utf-8")).hexdigest()
+    return (f"【可公示】发牌承诺：本局种子与身份表的 SHA-256 为 {digest}。游戏结束时在树洞中公布原文，"
+            "任何人都可以用 sha256 或“python -m engine verify 哈希”核对，确认发牌在开局前已经确定。")
+
+
+def treehole(row, *entries: str, result: str | None = None) -> str:
+    """The whole log (树洞) of a started game #1 of the fixed line-up, ready to post: seed,
+    identities, the deal whose hash was posted, entries."""
+    lines = ["#1 [M131]粽子（M131）", f"种子：{row.seed}（身份分配和每一次随机结果都由它决定）", "身份："]
     lines += [f"{i}号 {name}：{role}，{FACTION.get(role, '村民阵营')}" for i, (name, _, role) in enumerate(PLAYERS, 1)]
+    lines += ["发牌原文（其 SHA-256 应与开始时公布的一致）：", *deal(row)]
     lines += (["记录："] if entries else []) + list(entries) + ([f"结果：{result}获胜"] if result else [])
     return "\n".join(lines)
 
@@ -150,10 +167,11 @@ def text_message(text: str) -> Message:
     return Message(MessageSegment.text(text))
 
 
-def private(user: int, text: str, message_id: int | None = None) -> PrivateMessageEvent:
+def private(user: int, text: str, message_id: int | None = None, friend: bool = True) -> PrivateMessageEvent:
+    """A private message; from someone who is not the bot's friend (a temporary session) with `friend=False`."""
     msg = text_message(text)
     return PrivateMessageEvent(
-        time=1764590400, self_id=int(BOT_ID), post_type="message", sub_type="friend", user_id=user,
+        time=1764590400, self_id=int(BOT_ID), post_type="message", sub_type="friend" if friend else "group", user_id=user,
         message_type="private", message_id=next(_message_ids) if message_id is None else message_id,
         message=msg, original_message=msg, raw_message=text, font=0,
         sender=Sender(user_id=user, nickname=str(user)), to_me=True,
@@ -247,6 +265,19 @@ def lists_members(ctx, group: int, members: dict[int, str] | None = None, bot_ro
     listed = [{"group_id": group, "user_id": int(BOT_ID), "nickname": "banshabot", "role": bot_role}]
     listed += [{"group_id": group, "user_id": qq, "nickname": str(qq), "role": role} for qq, role in (members or {}).items()]
     ctx.should_call_api("get_group_member_list", {"group_id": group}, result=listed)
+
+
+def passes_on(ctx) -> None:
+    """The event just received is not the bot's: its matcher's rule lets it through to other plugins."""
+    from plugins.banshabot.private import messages
+
+    ctx.should_not_pass_rule(messages)
+
+
+def hides_history(ctx, group: int, **kwargs) -> None:
+    """The bot turns off new members' view of `group`'s earlier chat (NapCat's extension)."""
+    ctx.should_call_api("set_group_new_member_history_visibility", {"group_id": group, "visible": False},
+                        result=None, exception=kwargs.get("exception"))
 
 
 def renames(ctx, group: int, name: str) -> None:

@@ -14,7 +14,12 @@ Everything the bot does is recorded and checked:
   `hang` leaves chosen calls unanswered (nothing done), `drop_after` performs a call and then drops
   the connection before answering (the answer is lost);
 - with `history`, `get_friend_msg_history` / `get_group_msg_history` answer as NapCat does (the
-  chat's recent messages, the bot's own among them); without it they fail as where they are missing.
+  chat's recent messages, the bot's own among them); without it they fail as where they are missing;
+- NapCat's group history setting (`set_group_new_member_history_visibility`, kept per group), the
+  friend requests QQ filtered (`filtered_friend_request` files one, never pushed as an event;
+  `get_doubt_friends_add_request` / `set_doubt_friends_add_request`) and one-way friends
+  (`one_way`, `get_unidirectional_friend_list`) are answered, except the actions named in `lacks`,
+  which fail as in an implementation without them (Lagrange.OneBot, go-cqhttp; LLBot lacks the first).
 
 The simulator keeps its state (friends, groups, inboxes, message ids) across reconnects, so a test
 can kill the bot, start it again and connect the same simulator.
@@ -59,6 +64,7 @@ class Group:
     members: set[int] = field(default_factory=set)  # not counting the bot itself
     bot_role: str = "owner"  # the bot's own role: "owner", "admin" or "member"
     roles: dict[int, str] = field(default_factory=dict)  # members who are more than "member" (owner, admin)
+    history_visible: bool = True  # whether a new member sees the chat from before he joined (QQ's default)
 
     def member_list(self, group_id: int, self_id: int) -> list[dict]:
         """What get_group_member_list answers: the bot itself and every member, with their roles."""
@@ -87,7 +93,7 @@ class Delivered:
 class OneBotSim:
     def __init__(self, self_id: int, token: str, *, friends: set[int] = (), groups: dict[int, Group] | None = None,
                  nicknames: dict[int, str] | None = None, spec: Path = SPEC, history: bool = False,
-                 send_delay: float = 0.0, first_message_id: int = 50001):
+                 send_delay: float = 0.0, first_message_id: int = 50001, lacks: set[str] = frozenset()):
         self.self_id = self_id
         self.token = token
         self.friends: set[int] = set(friends)
@@ -104,6 +110,9 @@ class OneBotSim:
         self.hang_when: CallFilter | None = None  # calls matching it are never answered (nor done)
         self.drop_when: CallFilter | None = None  # calls matching it are done, then the connection drops
         self.history = history  # whether the message history extensions are there
+        self.lacks = set(lacks)  # extension actions this implementation does not offer
+        self.filtered: dict[int, str] = {}  # friend requests QQ filtered: user -> flag
+        self.one_way: set[int] = set()  # who added the bot while it does not have them
         self.send_delay = send_delay  # seconds each send takes before it is answered (a slow QQ)
         self.hung: list[Call] = []
         self.on_delivered: Callable[[Delivered], None] | None = None  # told of each message as it arrives
@@ -197,12 +206,14 @@ class OneBotSim:
         }
 
     async def private(self, user_id: int, text: str, message_id: int | None = None) -> int:
-        """A friend's private message to the bot; returns its message id (pass it again to repeat it)."""
+        """A private message to the bot (a friend's, or a stranger's); returns its message id (pass it
+        again to repeat it)."""
         body = self._message(text)
         if message_id is not None:
             body.update(message_id=message_id, message_seq=message_id, real_id=message_id)
         await self._push({
-            "post_type": "message", "message_type": "private", "sub_type": "friend", "user_id": user_id,
+            "post_type": "message", "message_type": "private", "user_id": user_id,
+            "sub_type": "friend" if user_id in self.friends else "other",  # a non-friend's: NapCat's temp session or other
             "target_id": self.self_id, "sender": {"user_id": user_id, "nickname": self.nicknames.get(user_id, str(user_id)), "card": ""},
             **body,
         })
@@ -222,6 +233,12 @@ class OneBotSim:
         flag = f"friend-{next(self._ids)}"
         self._requests[flag] = ("friend", user_id, None)
         await self._push({"post_type": "request", "request_type": "friend", "user_id": user_id, "comment": comment, "flag": flag})
+        return flag
+
+    def filtered_friend_request(self, user_id: int) -> str:
+        """A friend request QQ filters: no event comes, only get_doubt_friends_add_request lists it."""
+        flag = f"doubt-{next(self._ids)}"
+        self.filtered[user_id] = flag
         return flag
 
     async def group_request(self, group_id: int, user_id: int, comment: str = "") -> str:
@@ -262,7 +279,7 @@ class OneBotSim:
         action, params, echo = frame.get("action"), frame.get("params") or {}, frame.get("echo")
         self._check(action, params)
         failed = bool(self.fail_when and self.fail_when(action, params))
-        if action in ("get_friend_msg_history", "get_group_msg_history") and not self.history:
+        if action in ("get_friend_msg_history", "get_group_msg_history") and not self.history or action in self.lacks:
             failed = True  # as an implementation without the extension answers
         self.calls.append(Call(action, params, time.monotonic(), not failed, connection))
         if failed:
@@ -301,6 +318,13 @@ class OneBotSim:
             } for i, t, at in mine]}
         if action == "get_friend_list":
             return [{"user_id": qq, "nickname": self.nicknames.get(qq, str(qq)), "remark": ""} for qq in sorted(self.friends)]
+        if action == "get_doubt_friends_add_request":
+            return [{"flag": flag, "uin": qq, "nick": self.nicknames.get(qq, str(qq)), "source": "QQ号查找", "reason": "",
+                     "msg": "", "group_code": "0", "time": str(int(time.time())), "type": "doubt"}
+                    for qq, flag in list(self.filtered.items())[:int(params.get("count", 50))]]
+        if action == "get_unidirectional_friend_list":
+            return [{"uin": qq, "uid": f"u_{qq}", "nick_name": self.nicknames.get(qq, str(qq)), "age": 0, "source": ""}
+                    for qq in sorted(self.one_way)]
         if action == "get_login_info":
             return {"user_id": self.self_id, "nickname": "banshabot"}
         if action == "get_group_member_list":
@@ -321,6 +345,15 @@ class OneBotSim:
             group = self.groups.get(int(params.get("group_id", 0)))
             if group:
                 group.members.discard(int(params["user_id"]))
+        elif action == "set_doubt_friends_add_request":
+            user = next((qq for qq, flag in self.filtered.items() if flag == params.get("flag")), None)
+            if user is not None:
+                del self.filtered[user]
+                self.friends.add(user)
+        elif action == "set_group_new_member_history_visibility":
+            group = self.groups.get(int(params.get("group_id", 0)))
+            if group:
+                group.history_visible = bool(params["visible"])
         elif action == "set_group_name":
             group = self.groups.get(int(params.get("group_id", 0)))
             if group:

@@ -23,6 +23,8 @@ import pytest
 from nonebug import App
 
 from bot_helpers import (
+    hides_history,
+    promised,
     DIRECTOR,
     LineWith,
     chat,
@@ -39,7 +41,7 @@ from bot_helpers import (
 from conftest import NOW
 from engine import Act, Ballots, CloseDay, Configure, OpenDay, Timeout
 from service import groups
-from service.models import DeadlineRow, OutboxRow, TeamRow
+from service.models import GameRow, DeadlineRow, OutboxRow, TeamRow
 from service.texts import clock
 
 pytestmark = pytest.mark.usefixtures("clean")
@@ -181,6 +183,7 @@ async def test_a_146_game_is_set_up_and_its_groups_formed_when_day_one_opens(app
         async with chat(app) as (ctx, bot):
             ctx.receive_event(bot, private(DIRECTOR, f"群池 添加 {group} 闲聊{group}"))
             lists_members(ctx, group)
+            hides_history(ctx, group)
             says(ctx, DIRECTOR, f"群 {group} 已加入群池。")
     await director(app, "新游戏 146", "已创建游戏 #1（146）。下一步：发送“名单”，之后每行“角色名 QQ号”。")
     await director(app, "名单\n" + "\n".join(f"{n} {qq}" for n, qq, _ in PLAYERS),
@@ -188,13 +191,16 @@ async def test_a_146_game_is_set_up_and_its_groups_formed_when_day_one_opens(app
                    + "\n下一步：“检查”，然后“分配 随机”。")
     await director(app, "分配 固定\n" + "\n".join(f"{n} {r}" for n, _, r in PLAYERS),
                    "已按给定分配身份。发送“状态”查看，确认后发送“开始”。")
+    row = await GameRow.get(id=1)
     async with chat(app) as (ctx, bot):
         ctx.receive_event(bot, private(DIRECTOR, "开始"))
         for group in POOL:  # the groups are lent only at 开门, but checked now, at the start
             lists_members(ctx, group)
+            hides_history(ctx, group)
         for name, qq, role in PLAYERS:  # the briefs; no group yet: the lovers are not chosen
             faction = "狼人阵营" if name in WOLVES else "村民阵营"
             says_with(ctx, qq, f"你的角色：{label(name)}\n你的身份：{role}（{faction}）", "行动时限：")
+        says(ctx, DIRECTOR, promised(row, PLAYERS))
         says(ctx, DIRECTOR, "游戏已开始，每名玩家都已收到身份。开局技能（如丘比特之箭）收齐后，发送“开门”进入第一个白天。\n" + IDENTITIES)
     assert await TeamRow.all().count() == 0
 

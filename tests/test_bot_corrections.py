@@ -9,6 +9,7 @@ import pytest
 from nonebug import App
 
 from bot_helpers import (
+    hides_history,
     CO_DIRECTOR,
     DIRECTOR,
     GROUP,
@@ -108,7 +109,7 @@ async def test_undo_shows_what_changes_then_corrects_everyone_told(app: App, ban
         "test：桃子 认亲 西瓜", "导演 10000：关门", "test：果果 杀人 菠萝", "test：柠檬 放弃", "test：西瓜 放弃", "test：芒果 放弃",
         "test：草莓 放弃", "自动：结算夜晚", "导演 10000：开门", "导演 10000：竞选 果果:橘子 橘子:橘子", "导演 10000：开门",
         "导演 10000：发牌 红牌 西瓜（已由第13条撤销）", "导演 10000：撤销第12条"), 1)]
-    await director(app, "日志", treehole(t.row.seed, *entries))
+    await director(app, "日志", treehole(t.row, *entries))
     # a restart rebuilds the game from the log: the correction holds
     service.tables.clear()
     rebuilt = await service.table(t.row.id)
@@ -124,11 +125,16 @@ async def empty_group(group_id: str) -> tuple[str, dict[str, str]]:
     return "owner", {}
 
 
+async def napcat(action: str, params: dict) -> None:
+    """NapCat answering an action at once: a pool group's history setting, taken."""
+    assert action == "set_group_new_member_history_visibility" and params["visible"] is False, (action, params)
+
+
 async def directs(service, text: str) -> list[tuple[str, dict]]:
     """A director's command handled straight through the service; returns what it sent (drained)."""
     from service import director as directing
 
-    await service.queue(("private", str(DIRECTOR)), await directing.handle(service, str(DIRECTOR), text, friends, empty_group))
+    await service.queue(("private", str(DIRECTOR)), await directing.handle(service, str(DIRECTOR), text, friends, empty_group, napcat))
     return await drain()
 
 
@@ -401,6 +407,7 @@ async def test_a_game_a_wrong_paste_ended_goes_on_after_a_recount(app: App, bans
         ctx.receive_event(bot, private(DIRECTOR, "确认"))
         # the pack's group, free in the pool, is checked and lent again; its members are asked back
         lists_members(ctx, GROUP)
+        hides_history(ctx, GROUP)
         renames(ctx, GROUP, "[M131]粽子·狼群")
         for name in WOLVES:
             says(ctx, QQ[name], f"游戏继续：你属于【狼群】，{PACK}。请申请加入QQ群 {GROUP}，我会通过你的申请。")

@@ -9,6 +9,7 @@ from __future__ import annotations
 from importlib.metadata import version
 
 import pytest
+from nonebot.adapters.onebot.v11 import ActionFailed
 from nonebug import App
 
 from bot_helpers import (
@@ -33,6 +34,7 @@ from bot_helpers import (
     director_hears,
     drain,
     game_over,
+    hides_history,
     in_group,
     kicks,
     labels,
@@ -40,8 +42,10 @@ from bot_helpers import (
     night_one,
     others,
     pack_night,
+    passes_on,
     posts,
     private,
+    promised,
     quiet_night,
     renames,
     running_game,
@@ -51,6 +55,7 @@ from bot_helpers import (
     unvoted,
 )
 from engine import FactionLoss
+from service.models import GameRow
 
 pytestmark = pytest.mark.usefixtures("clean")
 
@@ -67,6 +72,7 @@ async def add_to_pool(app: App, group: int, name: str) -> None:
     async with chat(app) as (ctx, bot):
         ctx.receive_event(bot, private(DIRECTOR, f"群池 添加 {group} {name}".strip()))
         lists_members(ctx, group)
+        hides_history(ctx, group)
         says(ctx, DIRECTOR, f"群 {group} 已加入群池。")
 
 
@@ -147,7 +153,7 @@ async def test_help_lists_the_director_commands(app: App):
 async def test_version(app: App):
     await director(app, "版本", f"banshabot {version('banshabot')}")
     async with chat(app) as (ctx, bot):  # not a director: not answered as one
-        ctx.receive_event(bot, private(STRANGER, "版本"))
+        ctx.receive_event(bot, private(STRANGER, "版本", friend=False))
         says(ctx, STRANGER, STRANGER_TEXT)
 
 
@@ -155,7 +161,7 @@ async def test_new_game_only_for_configured_directors(app: App, banshabot):
     from service.models import GameRow
 
     async with chat(app) as (ctx, bot):
-        ctx.receive_event(bot, private(STRANGER, "新游戏 M131"))
+        ctx.receive_event(bot, private(STRANGER, "新游戏 M131", friend=False))
         says(ctx, STRANGER, STRANGER_TEXT)
     assert await GameRow.all().count() == 0
 
@@ -213,14 +219,47 @@ async def test_check_lists_players_who_are_not_friends(app: App):
     await director(app, "新游戏 M131", NEW_GAME)
     await director(app, ROSTER_TEXT, ROSTER_SAVED)
     friends = [{"user_id": qq, "nickname": name} for name, qq, _ in PLAYERS if name not in ("柠檬", "龙眼")]
+    lacking = ActionFailed(retcode=1404)  # an implementation without the extensions (Lagrange.OneBot)
     async with chat(app) as (ctx, bot):
         ctx.receive_event(bot, private(DIRECTOR, "检查"))
+        ctx.should_call_api("get_doubt_friends_add_request", {"count": 100}, exception=lacking)
+        ctx.should_call_api("get_unidirectional_friend_list", {}, exception=lacking)
         ctx.should_call_api("get_friend_list", {}, result=friends + [{"user_id": 77777, "nickname": "路人"}])
-        says(ctx, DIRECTOR, "以下玩家还没有加我为好友，私聊可能失败：\n6号 柠檬（20006）\n13号 龙眼（20013）")
+        says(ctx, DIRECTOR, "以下玩家还没有加我为好友，私聊可能失败：\n6号 柠檬（20006）\n13号 龙眼（20013）\n"
+                            "（这个 OneBot 实现读不到被QQ过滤的好友申请和单向好友，以上只按好友列表检查。）")
     async with chat(app) as (ctx, bot):
         ctx.receive_event(bot, private(DIRECTOR, "检查"))
+        ctx.should_call_api("get_doubt_friends_add_request", {"count": 100}, result=[])
+        ctx.should_call_api("get_unidirectional_friend_list", {}, result=[])
         ctx.should_call_api("get_friend_list", {}, result=[{"user_id": qq, "nickname": n} for n, qq, _ in PLAYERS])
         says(ctx, DIRECTOR, "每名玩家都已加我为好友，可以私聊。")
+
+
+async def test_check_approves_filtered_requests_and_names_one_way_friends(app: App, banshabot, monkeypatch):
+    """QQ filters some friend requests (they never arrive as events): 检查 pulls them and approves the
+    roster's; a player the account made a one-way friend (it "allows anyone") is told apart."""
+    await director(app, "新游戏 M131", NEW_GAME)
+    await director(app, ROSTER_TEXT, ROSTER_SAVED)
+    friends = [{"user_id": qq, "nickname": name} for name, qq, _ in PLAYERS if name not in ("柠檬", "龙眼")]
+    doubts = [{"flag": f"u_{qq}", "uin": qq, "nick": str(qq), "source": "QQ号查找", "reason": "", "msg": "", "group_code": "0",
+               "time": "1764590400", "type": "doubt"} for qq in (QQ["柠檬"], 77777)]
+    one_way = [{"uin": QQ["龙眼"], "uid": "u_l", "nick_name": "龙眼", "age": 0, "source": ""}]
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(DIRECTOR, "检查"))
+        ctx.should_call_api("get_doubt_friends_add_request", {"count": 100}, result=doubts)
+        ctx.should_call_api("get_unidirectional_friend_list", {}, result=one_way)
+        ctx.should_call_api("set_doubt_friends_add_request", {"flag": "u_20006", "approve": True}, result=None)  # not 77777's
+        ctx.should_call_api("get_friend_list", {}, result=friends)
+        says(ctx, DIRECTOR, "已通过被QQ过滤的好友申请：6号 柠檬（20006）\n以下玩家还没有加我为好友，私聊可能失败：\n"
+                            "13号 龙眼（20013）：只是单向好友：他加了我，我的好友列表里却没有他。请他删除我后重新添加（机器人账号的加好友方式不要设为“允许任何人”）")
+    # the account's owner approves every request himself: 检查 only says whose was filtered
+    monkeypatch.setattr(banshabot.service.config, "banshabot_friend_requests", "none")
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(DIRECTOR, "检查"))
+        ctx.should_call_api("get_doubt_friends_add_request", {"count": 100}, result=doubts)
+        ctx.should_call_api("get_unidirectional_friend_list", {}, result=[])
+        ctx.should_call_api("get_friend_list", {}, result=friends)
+        says(ctx, DIRECTOR, "以下玩家还没有加我为好友，私聊可能失败：\n6号 柠檬（20006）：好友申请被QQ过滤了：请在QQ的“被过滤的好友申请”里通过\n13号 龙眼（20013）")
 
 
 # --- 分配 ---------------------------------------------------------------------------------------------
@@ -272,15 +311,18 @@ async def test_start_sends_briefs_team_roster_and_renames_group(app: App):
     await director(app, ROSTER_TEXT, ROSTER_SAVED)
     await director(app, FIXED_TEXT, "已按给定分配身份。发送“状态”查看，确认后发送“开始”。")
     team = "1号 果果、2号 橘子、3号 香蕉、4号 葡萄"
+    row = await GameRow.get(id=1)
     async with chat(app) as (ctx, bot):
         ctx.receive_event(bot, private(DIRECTOR, "开始"))
         lists_members(ctx, GROUP)  # before it is lent: nobody in it but the bot
+        hides_history(ctx, GROUP)  # and a team joining it sees nothing of its earlier chat
         for name, qq, _ in PLAYERS:  # each player, privately: character, identity, skills, limits, how to act
             says(ctx, qq, brief(name))
         renames(ctx, GROUP, "[M131]粽子·狼群")
         for name in WOLVES:  # the team: who is in it and which group to join
             says(ctx, QQ[name], f"你属于【狼群】，成员：{team}。请申请加入QQ群 {GROUP}，我会通过你的申请。")
         posts(ctx, GROUP, f"【狼群】成员：{team}")
+        says(ctx, DIRECTOR, promised(row))  # the deal's hash, to post before anyone acts
         says(ctx, DIRECTOR, STARTED)
     await director(app, "开始", "游戏已经开始")
     await director(app, ROSTER_TEXT, "游戏已经开始，不能再改名单；换人请用“替补”")
@@ -572,8 +614,8 @@ async def test_substitute_takes_over_a_character(app: App, banshabot):
     await director(app, "替补 果果 30002", "1号 果果 已经更换过替补。本局规则：每名角色仅限更换一次替补。无法继续进行游戏的角色无法更换替补时红牌罚下。")
 
     async with chat(app) as (ctx, bot):
-        ctx.receive_event(bot, private(20001, "刀 5"))  # the old QQ: a stranger now
-        says(ctx, 20001, STRANGER_TEXT)
+        ctx.receive_event(bot, private(20001, "刀 5"))  # the old QQ plays no more: his chat is other plugins'
+        passes_on(ctx)
         ctx.receive_event(bot, in_group(GROUP, 20001, "刀 5"))  # ignored in the group
         ctx.receive_event(bot, private(30001, "状态"))  # the new QQ plays 果果
         says(ctx, 30001, "第1夜。你是 1号 果果，存活。\n座位：" + "、".join(
@@ -586,9 +628,9 @@ async def test_co_director_runs_the_game(app: App, banshabot):
     service = banshabot.service
     t = await running_game(service)
     await director(app, "协助 小王", "请发送“协助 QQ号”")
-    async with chat(app) as (ctx, bot):  # before being added: a stranger
+    async with chat(app) as (ctx, bot):  # before being added: a friend the bot has nothing to do with
         ctx.receive_event(bot, private(CO_DIRECTOR, "状态"))
-        says(ctx, CO_DIRECTOR, STRANGER_TEXT)
+        passes_on(ctx)
     await director(app, f"协助 {CO_DIRECTOR}", f"{CO_DIRECTOR} 已成为 #1 的协助导演。")
     async with chat(app) as (ctx, bot):
         ctx.receive_event(bot, private(CO_DIRECTOR, "关门"))
@@ -620,7 +662,7 @@ async def test_a_co_director_keeps_a_finished_games_log(app: App, banshabot):
         ctx.receive_event(bot, private(CO_DIRECTOR, "发牌 红牌 果果"))
         says_with(ctx, CO_DIRECTOR, "游戏已经结束")
     async with chat(app) as (ctx, bot):
-        ctx.receive_event(bot, private(CO_DIRECTOR + 1, "日志"))
+        ctx.receive_event(bot, private(CO_DIRECTOR + 1, "日志", friend=False))
         says(ctx, CO_DIRECTOR + 1, STRANGER_TEXT)
 
 
@@ -737,7 +779,7 @@ async def test_log_lists_the_seed_and_every_command(app: App, banshabot):
     await night_one(service, t)
     await act(service, t, "果果", "杀人", "菠萝")
     # entries numbered from 1, each with who sent it: a player by seat, a director by QQ
-    await director(app, "日志", treehole(t.row.seed, "[第1条] 12-01 20:00 test：桃子 认亲 西瓜",
+    await director(app, "日志", treehole(t.row, "[第1条] 12-01 20:00 test：桃子 认亲 西瓜",
                                          "[第2条] 12-01 20:00 导演 10000：关门",
                                          "[第3条] 12-01 20:00 test：果果 杀人 菠萝"))
 
@@ -748,7 +790,7 @@ async def test_faction_loss_ends_the_game(app: App, banshabot):
     t = await running_game(service, pool=False)
     await night_one(service, t)
     await director(app, "判负 外星人阵营", "本局没有“外星人阵营”。请发送“判负 阵营”，阵营：狼人阵营、村民阵营")
-    log = treehole(t.row.seed, "[第1条] 12-01 20:00 test：桃子 认亲 西瓜", "[第2条] 12-01 20:00 导演 10000：关门",
+    log = treehole(t.row, "[第1条] 12-01 20:00 test：桃子 认亲 西瓜", "[第2条] 12-01 20:00 导演 10000：关门",
                    "[第3条] 12-01 20:00 导演 10000：判负 狼人阵营", result="村民阵营")
     async with chat(app) as (ctx, bot):
         ctx.receive_event(bot, private(DIRECTOR, "判负 狼人阵营"))
@@ -774,7 +816,7 @@ async def test_group_pool(app: App):
     await director(app, "群池 移除 900002", "群 900002 不在群池中")
     await director(app, "群池", f"群池：\n{GROUP} {GROUP_NAME} 空闲")
     async with chat(app) as (ctx, bot):  # not a director's
-        ctx.receive_event(bot, private(STRANGER, f"群池 移除 {GROUP}"))
+        ctx.receive_event(bot, private(STRANGER, f"群池 移除 {GROUP}", friend=False))
         says(ctx, STRANGER, STRANGER_TEXT)
     await director(app, "群池", f"群池：\n{GROUP} {GROUP_NAME} 空闲")
 

@@ -209,8 +209,11 @@ _ids = itertools.count(900_000)
 
 
 def private(user: int, message: Message) -> PrivateMessageEvent:
+    """A private message; the stranger's comes from someone who is not the bot's friend (the bot leaves
+    a friend who plays in no game to other plugins)."""
     return PrivateMessageEvent(
-        time=1764590400, self_id=int(BOT_ID), post_type="message", sub_type="friend", user_id=user, message_type="private",
+        time=1764590400, self_id=int(BOT_ID), post_type="message", sub_type="group" if user == STRANGER else "friend",
+        user_id=user, message_type="private",
         message_id=next(_ids), message=message, original_message=message, raw_message=str(message), font=0,
         sender=Sender(user_id=user, nickname=str(user)), to_me=True,
     )

@@ -11,6 +11,7 @@ from nonebot.adapters.onebot.v11 import ActionFailed
 from nonebug import App
 
 from bot_helpers import (
+    promised,
     BOT_ID,
     DIRECTOR,
     GROUP,
@@ -204,6 +205,7 @@ async def test_without_a_free_group_the_team_works_by_relay(app: App, banshabot)
             says(ctx, qq, brief(name))
         for name in WOLVES:  # no set_group_name: the pool is empty
             says(ctx, QQ[name], f"你属于【狼群】，成员：{team}。目前没有空闲的QQ群：私聊我的非指令消息会由我转发给队友。")
+        says(ctx, DIRECTOR, promised(row))
         says(ctx, DIRECTOR, STARTED)
     from engine import Act
 

@@ -143,6 +143,8 @@ async def test_a_repeat_is_found_in_the_database_whatever_time_onebot_gave_it(ap
     event.time = int(time.time()) + 3600  # after this process started, by OneBot's clock
     async with chat(app) as (ctx, bot):
         ctx.receive_event(bot, event)
+        ctx.should_call_api("get_doubt_friends_add_request", {"count": 100}, result=[])
+        ctx.should_call_api("get_unidirectional_friend_list", {}, result=[])
         ctx.should_call_api("get_friend_list", {}, result=[{"user_id": s.qq, "nickname": s.name} for s in t.seats])
         says(ctx, DIRECTOR, "每名玩家都已加我为好友，可以私聊。")
     banshabot.service.seen.forget()

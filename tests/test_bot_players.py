@@ -41,11 +41,11 @@ COMMANDS = "指令：技能 目标（座位号或角色名）/ 放弃 / 遗言 �
 pytestmark = pytest.mark.usefixtures("clean")
 
 
-async def player(app: App, name_or_qq, text: str, *replies: str, message_id: int | None = None) -> None:
+async def player(app: App, name_or_qq, text: str, *replies: str, message_id: int | None = None, friend: bool = True) -> None:
     """A player sends `text` privately and reads exactly `replies` (nothing goes to anyone else)."""
     qq = QQ.get(name_or_qq, name_or_qq)
     async with chat(app) as (ctx, bot):
-        ctx.receive_event(bot, private(qq, text, message_id))
+        ctx.receive_event(bot, private(qq, text, message_id, friend))
         for reply in replies:
             says(ctx, qq, reply)
 
@@ -368,10 +368,11 @@ async def test_last_words_with_discuz_code_are_flagged_to_the_director(app: App,
 
 # --- strangers and repeats ------------------------------------------------------------------------------
 async def test_a_stranger_gets_a_polite_refusal(app: App, banshabot):
+    """Someone who is not the bot's friend (a temporary session): nobody else would answer him."""
     await running_game(banshabot.service)
-    await player(app, STRANGER, "刀 5", STRANGER_TEXT, message_id=9001)
-    await player(app, STRANGER, "刀 5", message_id=9001)  # the same event again: answered once
-    await player(app, STRANGER, "帮助", STRANGER_TEXT)
+    await player(app, STRANGER, "刀 5", STRANGER_TEXT, message_id=9001, friend=False)
+    await player(app, STRANGER, "刀 5", message_id=9001, friend=False)  # the same event again: answered once
+    await player(app, STRANGER, "帮助", STRANGER_TEXT, friend=False)
 
 
 async def test_a_message_seen_twice_is_handled_once(app: App, banshabot):

@@ -13,6 +13,8 @@ from nonebot.adapters.onebot.v11 import ActionFailed
 from nonebug import App
 
 from bot_helpers import (
+    hides_history,
+    promised,
     DIRECTOR,
     GROUP,
     GROUP_NAME,
@@ -52,6 +54,8 @@ async def add(app: App, group: int, name: str, *replies: str, members: dict[int,
     async with chat(app) as (ctx, bot):
         ctx.receive_event(bot, private(DIRECTOR, f"群池 添加 {group} {name}"))
         lists_members(ctx, group, members, bot_role)
+        if "已加入群池" in replies[0]:
+            hides_history(ctx, group)
         for qq in kicked:
             kicks(ctx, group, qq)
         for reply in replies:
@@ -90,6 +94,7 @@ async def test_at_the_start_a_free_group_is_emptied_before_any_team_is_named_in_
     async with chat(app) as (ctx, bot):
         ctx.receive_event(bot, private(DIRECTOR, "开始"))
         lists_members(ctx, GROUP, {STRANGER: "member"})  # he got in while the bot was away
+        hides_history(ctx, GROUP)
         lists_members(ctx, OTHER, {OWNER: "owner"}, bot_role="admin")
         kicks(ctx, GROUP, STRANGER)  # removed before the pack's roster is posted there
         says(ctx, DIRECTOR, f"群 {GROUP} 里有不属于任何队伍的人，已移出：{STRANGER}")
@@ -100,6 +105,7 @@ async def test_at_the_start_a_free_group_is_emptied_before_any_team_is_named_in_
         for name in WOLVES:
             says(ctx, QQ[name], f"你属于【狼群】，成员：{TEAM}。请申请加入QQ群 {GROUP}，我会通过你的申请。")
         posts(ctx, GROUP, f"【狼群】成员：{TEAM}")
+        says(ctx, DIRECTOR, promised(row))
         says(ctx, DIRECTOR, STARTED)
     assert await pool() == [str(GROUP)]
 

@@ -150,7 +150,7 @@ async def test_a_bot_without_directors_says_so_to_whoever_would_direct(app: App,
 
     monkeypatch.setattr(banshabot.service, "superusers", set())
     async with chat(app) as (ctx, bot):
-        ctx.receive_event(bot, private(STRANGER, "新游戏 M131 粽子"))
+        ctx.receive_event(bot, private(STRANGER, "新游戏 M131 粽子", friend=False))
         says(ctx, STRANGER, f"{STRANGER_TEXT}\n{NO_DIRECTORS}")
     assert "SUPERUSERS=[" in NO_DIRECTORS
 

@@ -122,7 +122,7 @@ async def test_no_token_or_a_wrong_one_shows_nothing_and_a_player_gets_no_link(a
 
     assert not await DeskTokenRow.exists()
     async with chat(app) as (ctx, bot):
-        ctx.receive_event(bot, private(55555, "网页"))
+        ctx.receive_event(bot, private(55555, "网页", friend=False))  # a stranger (not a friend) is told only how to join
         says(ctx, 55555, STRANGER_TEXT)
 
 

@@ -1,7 +1,20 @@
 """banshabot: the director's and the players' QQ side of a 版杀 game."""
+from importlib.metadata import PackageNotFoundError, metadata
+
 from nonebot.plugin import PluginMetadata
 
 from service.config import Config
+
+
+def _homepage() -> str | None:
+    """The project's home as pyproject.toml's [project.urls] names it (`Homepage = "..."`): one place
+    to set it when the repository is published; None while it names none."""
+    try:
+        urls = metadata("banshabot").get_all("Project-URL") or []
+    except PackageNotFoundError:  # a checkout that was never pip-installed
+        return None
+    return next((url.strip() for label, _, url in (u.partition(",") for u in urls) if label.strip().lower() == "homepage"), None)
+
 
 __plugin_meta__ = PluginMetadata(
     name="banshabot",
@@ -10,6 +23,7 @@ __plugin_meta__ = PluginMetadata(
     type="application",
     config=Config,
     supported_adapters={"~onebot.v11"},
+    homepage=_homepage(),
 )
 
 from . import desk, directors, groups, private, requests, runtime  # noqa: E402,F401  registers the matchers and the desk's pages

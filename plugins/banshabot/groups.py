@@ -2,7 +2,7 @@
 pool group is read from OneBot's member list."""
 from __future__ import annotations
 
-from nonebot.adapters.onebot.v11 import Bot, GroupMessageEvent, MessageEvent, NetworkError
+from nonebot.adapters.onebot.v11 import ActionFailed, Bot, GroupMessageEvent, MessageEvent, NetworkError
 
 from service import groups
 from service import player as playing
@@ -40,6 +40,23 @@ def members_of(bot: Bot | None) -> groups.Members:
         return roles.pop(bot.self_id, None), roles
 
     return members
+
+
+def ask_of(bot: Bot | None) -> groups.Ask:
+    """Any OneBot action called at once through `bot` (service.groups.Ask): a failure OneBot answers
+    (refused, or an action its implementation lacks) is Refused, no answer Unreachable."""
+
+    async def ask(action: str, params: dict):
+        if bot is None:
+            raise groups.Unreachable("no OneBot connection")
+        try:
+            return await bot.call_api(action, **params)
+        except ActionFailed as exc:
+            raise groups.Refused(str(exc)) from exc
+        except NetworkError as exc:
+            raise groups.Unreachable(str(exc)) from exc
+
+    return ask
 
 
 async def _check_released() -> None:

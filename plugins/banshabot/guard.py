@@ -10,6 +10,7 @@ import inspect
 from typing import Awaitable, Callable
 
 from nonebot import logger
+from nonebot.rule import Rule
 from nonebot.adapters.onebot.v11 import Bot, Event, GroupMessageEvent, Message, MessageEvent, MessageSegment, PrivateMessageEvent
 
 from engine.typed import quoted
@@ -18,6 +19,21 @@ from service.texts import TROUBLE
 from .runtime import service
 
 Handler = Callable[[Bot, Event], Awaitable[None]]
+Check = Callable[[Event], Awaitable[bool]]
+
+
+def taking_on_failure(check: Check) -> Rule:
+    """A matcher's rule (which events are the bot's) that takes the event when it cannot tell: the
+    handler then answers whatever broke, where a failed rule would leave the sender unanswered."""
+
+    async def rule(event: Event) -> bool:
+        try:
+            return await check(event)
+        except Exception:
+            logger.exception(f"banshabot: could not tell whether {event.get_event_name()} is the bot's")
+            return True
+
+    return Rule(rule)
 
 
 def guarded(handler: Handler) -> Handler:

@@ -1,23 +1,36 @@
 """Messages: private chat (directors' commands first, then everyone else's) and team groups.
 
 One matcher for both kinds: NoneBot checks every matcher's rule for every message, and the kind is
-told apart here at no cost.
+told apart here at no cost. It takes only the messages the bot has to do with: its directors', the
+players' of running games, strangers' (who are not the bot's friends: nobody else would answer them)
+and every message in a pool group. Everything else passes on to the other plugins.
 """
 from __future__ import annotations
 
 from nonebot import on_message
-from nonebot.adapters.onebot.v11 import Bot, GroupMessageEvent, MessageEvent, PrivateMessageEvent
+from nonebot.adapters.onebot.v11 import Bot, Event, GroupMessageEvent, MessageEvent, PrivateMessageEvent
 
 from service import director as directing
 from service import groups
 from service import player as playing
 from service.handling import event_key
 
-from .groups import in_group, members_of, plain
-from .guard import guarded
+from .groups import ask_of, in_group, members_of, plain
+from .guard import guarded, taking_on_failure
 from .runtime import VERSION, answer_failure, service
 
-messages = on_message(priority=10, block=True)
+
+async def ours(event: Event) -> bool:
+    if isinstance(event, GroupMessageEvent):
+        return await groups.pooled(str(event.group_id))
+    if isinstance(event, PrivateMessageEvent):
+        qq = event.get_user_id()
+        return (event.sub_type != "friend" or await directing.is_director(service, qq)
+                or await service.playing(qq) is not None)
+    return False
+
+
+messages = on_message(rule=taking_on_failure(ours), priority=10, block=True)
 
 
 @messages.handle()
@@ -54,7 +67,7 @@ async def direct(bot: Bot | None, qq: str, text: str) -> str | None:
             raise groups.Unreachable("no OneBot connection")
         return {str(f["user_id"]) for f in await bot.get_friend_list()}
 
-    reply = await directing.handle(service, qq, text, friends, members_of(bot))
+    reply = await directing.handle(service, qq, text, friends, members_of(bot), ask_of(bot))
     if reply is not None:
         await service.queue(("private", qq), reply)
         await service.delivered()

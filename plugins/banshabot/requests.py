@@ -2,17 +2,33 @@
 from __future__ import annotations
 
 from nonebot import on_notice, on_request
-from nonebot.adapters.onebot.v11 import Bot, FriendRequestEvent, GroupIncreaseNoticeEvent, GroupRequestEvent
+from nonebot.adapters.onebot.v11 import Bot, Event, FriendRequestEvent, GroupIncreaseNoticeEvent, GroupRequestEvent
 
 from service import groups
+from service import player as playing
 from service.handling import event_key
 
-from .guard import guarded
+from .guard import guarded, taking_on_failure
 from .runtime import service
 
+
+async def ours(event: Event) -> bool:
+    """The requests the bot answers: friend requests its setting approves, join requests for its pool
+    groups. Every other request passes on to the other plugins (and to the account's owner)."""
+    if isinstance(event, FriendRequestEvent):
+        return await playing.befriends(service, event.get_user_id())
+    if isinstance(event, GroupRequestEvent):
+        return event.sub_type == "add" and await groups.pooled(str(event.group_id))
+    return False
+
+
+async def joined_pool_group(event: Event) -> bool:
+    return isinstance(event, GroupIncreaseNoticeEvent) and await groups.pooled(str(event.group_id))
+
+
 # after the messages' matcher (which stops there): a message costs NoneBot no look at these
-requests = on_request(priority=20, block=True)
-joins = on_notice(rule=lambda event: isinstance(event, GroupIncreaseNoticeEvent), priority=20, block=True)
+requests = on_request(rule=taking_on_failure(ours), priority=20, block=True)
+joins = on_notice(rule=taking_on_failure(joined_pool_group), priority=20, block=True)
 
 
 @requests.handle()
@@ -23,14 +39,12 @@ async def _(bot: Bot, event: FriendRequestEvent | GroupRequestEvent) -> None:
     if isinstance(event, FriendRequestEvent):
         # players must be the bot's friends to be reached privately
         await service.act("set_friend_add_request", {"flag": event.flag, "approve": True})
-    elif event.sub_type == "add" and await groups.pooled(str(event.group_id)):
+    else:  # a join request for a pool group (the rule lets no other through)
         approve = await groups.may_join(str(event.group_id), event.get_user_id())
         params = {"flag": event.flag, "sub_type": "add", "approve": approve}
         if not approve:
             params["reason"] = "此群仅限本局队伍成员加入"
         await service.act("set_group_add_request", params)
-    else:
-        return
     await service.delivered()
 
 
@@ -41,7 +55,7 @@ async def _(bot: Bot, event: GroupIncreaseNoticeEvent) -> None:
     key = event_key(bot.self_id, "joined", group, f"{qq}:{event.time}")
     if not await service.handling(key):
         return
-    if qq == bot.self_id or not await groups.pooled(group) or await groups.may_join(group, qq):
+    if qq == bot.self_id or await groups.may_join(group, qq):
         return
     await service.act("set_group_kick", {"group_id": event.group_id, "user_id": event.user_id, "reject_add_request": False})
     await service.delivered()
