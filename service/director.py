@@ -101,6 +101,9 @@ async def _command(service: Service, qq: str, word: str, rest: str, chosen: int 
         row = await service.create(qq, ruleset.strip(), title)
         return f"已创建游戏 #{row.id}（{row.ruleset}）。下一步：发送“名单”，之后每行“角色名 QQ号”。"
     if word == "群池":
+        # the pool is the bot's, lent to every game: a co-director of one game has no say in it
+        if qq not in service.superusers:
+            return "只有配置的导演（SUPERUSERS）可以管理群池"
         return await _pool(service, rest, side)
     if word == "游戏":
         rows = await _mine(qq)
