@@ -66,16 +66,18 @@ async def handle(service: Service, qq: str, text: str, friends: Friends, members
     """Run one director command; returns the reply (None: not a director command).
 
     `members` reads a group's member list from OneBot (for 群池 添加 and 开始)."""
-    body = text.strip()
+    written, body = parse.game_prefix(text)
     chosen = None
-    if m := re.match(r"#(\d+)\s+", body):
-        chosen, body = number(m.group(1), 9), body[m.end():]
+    if written is not None:
+        chosen = number(written, 9)
         if chosen is None:
-            return f"没有编号为 #{quoted(m.group(1))} 的游戏"
+            return f"没有编号为 #{quoted(written)} 的游戏"
     word, _, rest = body.partition("\n") if " " not in body.split("\n", 1)[0] else body.partition(" ")
     word, rest = word.strip(), rest.strip()
     if word not in COMMANDS and word not in ANY_TIME:
         return None
+    if await _plays_it(service, qq, chosen, body):
+        return None  # inside a game he plays, he is a player
     if len(body) > parse.DIRECTOR_LIMIT:
         return str(parse.TooLong(len(body), parse.DIRECTOR_LIMIT))
     try:
@@ -84,6 +86,15 @@ async def handle(service: Service, qq: str, text: str, friends: Friends, members
         return str(exc)
     except groups.Unreachable:
         return NO_ONEBOT
+
+
+async def _plays_it(service: Service, qq: str, chosen: int | None, body: str) -> bool:
+    """Whether `body` is a player's command in a running game this QQ plays in: the game chosen with
+    `#编号`, or any, unless the number names a game he directs."""
+    if not service.players.get(qq) or (chosen is not None and any(r.id == chosen for r in _live(service, qq))):
+        return False
+    return any((chosen is None or t.row.id == chosen) and parse.is_player_word(body, t.game.rules)
+               for t, seat in await service.playing(qq))
 
 
 async def _command(service: Service, qq: str, word: str, rest: str, chosen: int | None, side: QQSide) -> str | None:
@@ -207,12 +218,24 @@ async def _start(service: Service, t: Table, qq: str, rest: str, side: QQSide) -
         raise ServiceError("游戏已经开始")
     if not t.seats or any(s.role is None for s in t.seats):
         raise ServiceError("请先分配身份（“分配 随机”或“分配 固定”）")
+    if rest not in ("", "确认"):
+        return "请发送“开始”（或“开始 确认”：名单里有人同时在另一局进行中的游戏里）"
+    elsewhere = [(s, other) for s in t.seats for other, _ in await service.playing(s.qq) if other.row.id != t.row.id]
+    if elsewhere and rest != "确认":
+        return ("未开始：以下玩家正在另一局进行中的游戏里：\n"
+                + "\n".join(f"{s.seat}号 {s.name}（QQ {s.qq}）在 #{other.row.id} {other.row.title}" for s, other in elsewhere)
+                + "\n两局同时进行时，他们私聊我的每条消息都要以“#编号 ”开头。请用“名单”换人，或发送“开始 确认”让他们同时参加。")
     if side.members is None:
         raise groups.Unreachable()
     # before any group is lent: every free pool group holds nobody but the bot
     for note in await groups.before_lending(service, side.members, t.row.id):
         await service.tell_directors(t, note)
     await service.start(t)
+    for s, other in elsewhere:
+        await service.tell_directors(other, f"注意：#{other.row.id} 的 {other.seat_by_qq(s.qq).name}（QQ {s.qq}）"
+                                            f"也在 #{t.row.id} {t.row.title} 中有角色，他私聊我的消息会以“#编号 ”开头。")
+        await service.queue(("private", s.qq), f"你同时在 #{other.row.id} 和 #{t.row.id} 中有角色：私聊我时请在消息前加“#编号 ”，"
+                                               f"如“#{t.row.id} 帮助”。", t.row.id)
     rules = t.game.rules
     first = "关门" if rules.first_phase == "night" else "开门"
     # the ruleset's own start skills (M131's 认亲, 146's 丘比特之箭; 154 has none)

@@ -423,21 +423,24 @@ class Service:
         raise GameBroken(self.broken[row.id])
 
     # --- who plays where --------------------------------------------------------------------------------
-    async def playing(self, qq: str) -> tuple[Table, SeatRow] | None:
-        """The running game this QQ plays in (the newest if several), and his seat: known in memory;
+    async def playing(self, qq: str) -> list[tuple[Table, SeatRow]]:
+        """The running games this QQ plays in, newest first, with his seat in each: known in memory;
         the database is asked only about someone not known to play (a stranger, mostly)."""
+        found = []
         for game_id in list(self.players.get(qq, ())):
             t = await self.table(game_id)
             seat = t.seat_by_qq(qq)
             if t.row.status == "running" and seat is not None:
-                return t, seat
-            self._leaves(qq, game_id)
-        seat = await SeatRow.filter(qq=qq, game__status="running").order_by("-game_id").first()
-        if seat is None:
-            return None
-        self._plays(qq, seat.game_id)
-        t = await self.table(seat.game_id)
-        return t, t.seat_of(seat.name)
+                found.append((t, seat))
+            else:
+                self._leaves(qq, game_id)
+        if found:
+            return found
+        for seat in await SeatRow.filter(qq=qq, game__status="running").order_by("-game_id"):
+            self._plays(qq, seat.game_id)
+            t = await self.table(seat.game_id)
+            found.append((t, t.seat_of(seat.name)))
+        return found
 
     def _plays(self, qq: str, game_id: int) -> None:
         games = self.players.setdefault(qq, [])

@@ -21,6 +21,7 @@ from bot_helpers import (
     private,
     running_game,
     says,
+    says_with,
 )
 from engine import FactionLoss
 from service.models import GameRow, PoolGroupRow
@@ -42,3 +43,87 @@ async def test_a_co_director_has_no_say_in_the_pool(app: App, banshabot):
             ctx.receive_event(bot, private(CO_DIRECTOR, text))
             says(ctx, CO_DIRECTOR, POOL_ONLY)
     assert [(g.group_id, g.original_name) for g in await PoolGroupRow.all()] == [(str(GROUP), GROUP_NAME)]
+
+
+async def game_with_director_playing(service):
+    """A started M131 game (#1) directed by someone else, in which the SUPERUSER plays 10号 菠萝."""
+    from bot_helpers import PLAYERS
+
+    lineup = [(name, DIRECTOR if name == "菠萝" else qq, role) for name, qq, role in PLAYERS]
+    row = await service.create(str(OTHER_DIRECTOR), "M131", "")
+    t = await service.table(row.id)
+    await service.set_roster(t, [(name, str(qq)) for name, qq, _ in lineup])
+    await service.assign(t, [(name, role) for name, _, role in lineup])
+    await service.start(t)
+    await drain()
+    return t
+
+
+OTHER_DIRECTOR = 10003
+
+
+async def test_a_superuser_who_plays_in_another_game_is_a_player_there(app: App, banshabot):
+    service = banshabot.service
+    await game_with_director_playing(service)
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(DIRECTOR, "帮助"))
+        says_with(ctx, DIRECTOR, "你是 10号 菠萝，身份：村民", "指令：技能 目标", lacks=("导演指令",))
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(DIRECTOR, "状态"))
+        says_with(ctx, DIRECTOR, "10号 菠萝", lacks=("你没有进行中的游戏",))
+    # his own game: the bot's commands stay his, and a game of his he names with #编号
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(DIRECTOR, "新游戏 M131"))
+        says(ctx, DIRECTOR, "已创建游戏 #2（M131）。下一步：发送“名单”，之后每行“角色名 QQ号”。")
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(DIRECTOR, "帮助"))  # still a player's question
+        says_with(ctx, DIRECTOR, "你是 10号 菠萝", lacks=("导演指令",))
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(DIRECTOR, "#2 状态"))
+        says(ctx, DIRECTOR, "#2 [M131]粽子：筹备中\n（尚无名单）")
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(DIRECTOR, "#1 状态"))
+        says_with(ctx, DIRECTOR, "10号 菠萝", lacks=("筹备中",))
+
+
+async def test_a_player_of_a_running_game_joins_another_only_as_its_director_chooses(app: App, banshabot):
+    """Another director's new game names a player of a running game: its 开始 says so and waits for
+    `开始 确认`; then the player says which game each message is for."""
+    from bot_helpers import PLAYERS, QQ, texts_to
+
+    from service import director as directing
+
+    service = banshabot.service
+    await running_game(service, pool=False)
+    second = [(name, qq if name == "西瓜" else qq + 100, role) for name, qq, role in PLAYERS]
+    row = await service.create(str(OTHER_DIRECTOR), "M131", "二局")
+    t2 = await service.table(row.id)
+    await service.set_roster(t2, [(name, str(qq)) for name, qq, _ in second])
+    await service.assign(t2, [(name, role) for name, _, role in second])
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(OTHER_DIRECTOR, "开始"))
+        says(ctx, OTHER_DIRECTOR, f"未开始：以下玩家正在另一局进行中的游戏里：\n5号 西瓜（QQ {QQ['西瓜']}）在 #1 [M131]粽子\n"
+                                  "两局同时进行时，他们私聊我的每条消息都要以“#编号 ”开头。请用“名单”换人，或发送“开始 确认”让他们同时参加。")
+    assert t2.row.status == "roster"
+
+    async def friends() -> set[str]:
+        return set()
+
+    async def members(group_id: str):
+        raise AssertionError("no pool group to read")
+
+    reply = await directing.handle(service, str(OTHER_DIRECTOR), "开始 确认", friends, members)
+    assert reply.startswith("游戏已开始"), reply
+    sent = await drain()
+    assert texts_to(sent, DIRECTOR) == [f"注意：#1 的 西瓜（QQ {QQ['西瓜']}）也在 #2 二局 中有角色，他私聊我的消息会以“#编号 ”开头。"]
+    assert texts_to(sent, QQ["西瓜"])[-1] == "你同时在 #1 和 #2 中有角色：私聊我时请在消息前加“#编号 ”，如“#2 帮助”。"
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(QQ["西瓜"], "预言 4"))
+        says(ctx, QQ["西瓜"], "你同时在几局游戏中有角色：#2 二局（5号 西瓜）、#1 [M131]粽子（5号 西瓜）。"
+                             "请在消息前加“#编号 ”说明是哪一局，如“#2 帮助”。")
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(QQ["西瓜"], "#1 帮助"))
+        says_with(ctx, QQ["西瓜"], "你是 5号 西瓜，身份：预言家")
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(QQ["西瓜"], "#3 帮助"))
+        says(ctx, QQ["西瓜"], "你不在 #3 这局游戏里。你参加的游戏：#2 二局（5号 西瓜）、#1 [M131]粽子（5号 西瓜）。")
