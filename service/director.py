@@ -86,6 +86,8 @@ async def handle(service: Service, qq: str, text: str, friends: Friends, members
         return str(exc)
     except groups.Unreachable:
         return NO_ONEBOT
+    except groups.NotChecked as exc:
+        return str(exc)
 
 
 async def _plays_it(service: Service, qq: str, chosen: int | None, body: str) -> bool:
@@ -129,7 +131,7 @@ async def _command(service: Service, qq: str, word: str, rest: str, chosen: int 
         return f"{which}未执行：游戏已经结束"
     try:
         return which + await COMMANDS[word](service, t, qq, rest, side)
-    except (ServiceError, parse.ParseError, groups.Unreachable):
+    except (ServiceError, parse.ParseError, groups.Unreachable, groups.NotChecked):
         raise
     except Exception as exc:
         # whatever broke, the game is as stored: the copy in memory may be half changed
