@@ -35,6 +35,7 @@ from bot_helpers import (
     private,
     running_game,
     says,
+    says_with,
 )
 from conftest import NOW
 from service import handling
@@ -171,3 +172,19 @@ async def test_a_repeat_is_found_in_the_database_whatever_time_onebot_gave_it(ap
     banshabot.service.seen.forget()
     async with chat(app) as (ctx, bot):
         ctx.receive_event(bot, event)  # nothing: OneBot is not asked, nobody is answered
+
+
+async def test_a_new_message_with_an_old_id_is_not_taken_for_a_repeat(app: App, banshabot):
+    """OneBot set up again numbers messages from the start: the id comes back with another message."""
+    t = await running_game(banshabot.service)
+    await night_one(banshabot.service, t)
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(QQ["西瓜"], "预言 1", 9595))
+        says(ctx, QQ["西瓜"], "预言结果：1号 果果 是<非村民阵营>")
+        says(ctx, DIRECTOR, "已发给 5号 西瓜 的反馈：预言结果：1号 果果 是<非村民阵营>")
+        says(ctx, DIRECTOR, "5号 西瓜：预言 1")
+    banshabot.service.seen.forget()  # a restart of the bot as well: only the stored key is left
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(QQ["西瓜"], "预言 1", 9595))  # the same message again: nothing
+        ctx.receive_event(bot, private(QQ["西瓜"], "状态", 9595))  # a new one under the old id: answered
+        says_with(ctx, QQ["西瓜"], "5号 西瓜")

@@ -6,7 +6,7 @@ from nonebot.adapters.onebot.v11 import Bot, GroupMessageEvent, MessageEvent, Ne
 
 from service import groups
 from service import player as playing
-from service.handling import event_key
+from service.handling import message_key
 
 from .runtime import answer_failure, onebot, service
 
@@ -19,7 +19,7 @@ def plain(event: MessageEvent) -> str:
 async def in_group(bot: Bot, event: GroupMessageEvent) -> None:
     """A message in a group (plugins/banshabot/private.py's matcher hands it here)."""
     group = str(event.group_id)
-    key = event_key(bot.self_id, "group", group, event.message_id)
+    key = message_key(bot.self_id, "group", group, event.message_id, event.raw_message)
     if not await service.handling(key, origin=("group", group)):
         return
     async with answer_failure(bot, ("group", group)):

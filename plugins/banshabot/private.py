@@ -10,7 +10,7 @@ from nonebot.adapters.onebot.v11 import Bot, GroupMessageEvent, MessageEvent, Pr
 
 from service import director as directing
 from service import player as playing
-from service.handling import event_key
+from service.handling import message_key
 
 from .groups import in_group, members_of, plain
 from .guard import guarded
@@ -30,7 +30,7 @@ async def _(bot: Bot, event: MessageEvent) -> None:
 
 async def private(bot: Bot, event: PrivateMessageEvent) -> None:
     qq, text = event.get_user_id(), plain(event)
-    key = event_key(bot.self_id, "private", qq, event.message_id)
+    key = message_key(bot.self_id, "private", qq, event.message_id, event.raw_message)
     if not await service.handling(key, origin=("private", qq)):
         return  # OneBot delivered the same message again (or is delivering it right now)
     async with answer_failure(bot, ("private", qq)):
