@@ -129,6 +129,8 @@ async def _command(service: Service, qq: str, word: str, rest: str, chosen: int 
     which = f"（#{t.row.id} {t.row.title}）" if chosen is None and len([r for r in mine if r.status != "over"]) > 1 else ""
     if t.row.status == "over" and word not in READ_ONLY | CORRECTING:
         return f"{which}未执行：游戏已经结束"
+    if t.game is not None:
+        service.sent_against(t)
     try:
         return which + await COMMANDS[word](service, t, qq, rest, side)
     except (ServiceError, parse.ParseError, groups.Unreachable, groups.NotChecked):

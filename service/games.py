@@ -482,7 +482,10 @@ class Service:
             if t.game is None:
                 raise ServiceError("游戏还没有开始")
             before = t.game.state.phase
-            outcome = t.game.apply(cmd)
+            moved = self._moved_on(t, source, unit)
+            outcome = Outcome(ok=False, error=moved) if moved else t.game.apply(cmd)
+            if outcome.ok and unit.against and unit.against[0] == t.row.id:
+                self.sent_against(t)
             if outcome.ok and isinstance(cmd, CloseDay):
                 t.row.closed_at = self.now()  # night limits count from this moment
             if outcome.ok or reply or unit.key:
@@ -506,6 +509,24 @@ class Service:
             # every action of the night is in: settle it now so the director has the draft at once
             await self.submit(t, ResolveNight(), source="auto")
         return outcome
+
+    @staticmethod
+    def sent_against(t: Table) -> None:
+        """A director's command is about to be read: the phase it is meant for, where it now stands."""
+        s = t.game.state
+        handling.current().against = (t.row.id, (s.phase, s.night_no, s.day_no), texts.phase_text(t.game))
+
+    @staticmethod
+    def _moved_on(t: Table, source: str, unit: handling.Unit) -> str | None:
+        """Why a director's command no longer applies: another's, taken first, moved the game to
+        another phase (two co-directors' 开门 at once: the second would skip a whole day)."""
+        if not source.startswith("director:") or unit.against is None or unit.against[0] != t.row.id:
+            return None
+        s = t.game.state
+        if unit.against[1] == (s.phase, s.night_no, s.day_no):
+            return None
+        return (f"你发出这条指令时是{unit.against[2]}，现在已是{texts.phase_text(t.game)}（另一条指令先执行了）。"
+                "请确认现在的情况后再发送。")
 
     @staticmethod
     def _simple(t: Table, outcome: Outcome, before: str) -> bool:

@@ -117,6 +117,11 @@ def _phase(game: Game) -> str:
     return {"night": f"第{s.night_no}夜", "day": f"第{s.day_no}天", "over": f"游戏已结束，{s.winner}获胜"}[s.phase]
 
 
+def phase_text(game: Game) -> str:
+    """Where the game stands: 第2天, 第1夜, 游戏已结束…"""
+    return _phase(game)
+
+
 def player_status(game: Game, name: str) -> str:
     s = game.state
     p = s.player(name)

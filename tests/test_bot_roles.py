@@ -127,3 +127,42 @@ async def test_a_player_of_a_running_game_joins_another_only_as_its_director_cho
     async with chat(app) as (ctx, bot):
         ctx.receive_event(bot, private(QQ["西瓜"], "#3 帮助"))
         says(ctx, QQ["西瓜"], "你不在 #3 这局游戏里。你参加的游戏：#2 二局（5号 西瓜）、#1 [M131]粽子（5号 西瓜）。")
+
+
+async def test_two_co_directors_opening_the_day_at_once_open_it_once(app: App, banshabot):
+    """Both send 开门 at the same moment, night 1 settled: the first opens day 1, the second was
+    meant for the night and is refused (applied, it would open day 2 and skip the election)."""
+    import asyncio
+
+    from bot_helpers import night_one, quiet_night, texts_to
+
+    from service import director as directing
+    from service import handling
+
+    service = banshabot.service
+    t = await running_game(service)
+    t.row.directors = [str(DIRECTOR), str(CO_DIRECTOR)]
+    await t.row.save()
+    await night_one(service, t)
+    await quiet_night(service, t)
+
+    async def friends() -> set[str]:
+        return set()
+
+    async def opens(qq: int) -> str:
+        handling.begin(None, ("private", str(qq)))
+        return await directing.handle(service, str(qq), "开门", friends)
+
+    async def waiting(n: int) -> None:
+        while len(t.lock._waiters or ()) < n:
+            await asyncio.sleep(0.005)
+
+    async with t.lock:  # both read the game as it is now, then wait their turn
+        first = asyncio.create_task(opens(DIRECTOR))
+        await asyncio.wait_for(waiting(1), 5)
+        second = asyncio.create_task(opens(CO_DIRECTOR))
+        await asyncio.wait_for(waiting(2), 5)
+    assert (await first).startswith("已执行。本日关门时间")
+    assert await second == "未执行：你发出这条指令时是第1夜，现在已是第1天（另一条指令先执行了）。请确认现在的情况后再发送。"
+    assert (t.game.state.phase, t.game.state.day_no) == ("day", 1)
+    await drain()
