@@ -12,4 +12,4 @@ __plugin_meta__ = PluginMetadata(
     supported_adapters={"~onebot.v11"},
 )
 
-from . import directors, groups, private, requests, runtime  # noqa: E402,F401  registers the matchers
+from . import directors, groups, logs, private, requests, runtime  # noqa: E402,F401  registers the matchers
