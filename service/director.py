@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import logging
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Awaitable, Callable
 
@@ -47,10 +47,16 @@ Friends = Callable[[], Awaitable[set[str]]]
 
 @dataclass(frozen=True)
 class QQSide:
-    """What a command may ask OneBot: the bot's friends, a group's members (None: not available)."""
+    """What a command may ask OneBot: the bot's friends, a group's members (None: not available);
+    and how its reply names the game, with several running."""
 
     friends: Friends
     members: groups.Members | None = None
+    which: str = ""
+
+
+class Stored(str):
+    """A reply stored with what the command did (sent with it): not to be queued again."""
 
 
 # what a finished game still answers: reading it, and its directors' corrections (a wrong paste, 判负 or
@@ -63,7 +69,8 @@ NO_ONEBOT = "现在连不上QQ（OneBot），无法检查队伍群的成员：�
 
 
 async def handle(service: Service, qq: str, text: str, friends: Friends, members: groups.Members | None = None) -> str | None:
-    """Run one director command; returns the reply (None: not a director command).
+    """Run one director command; returns the reply (None: not a director command; a `Stored` one
+    is queued already).
 
     `members` reads a group's member list from OneBot (for 群池 添加 and 开始)."""
     written, body = parse.game_prefix(text)
@@ -132,7 +139,8 @@ async def _command(service: Service, qq: str, word: str, rest: str, chosen: int 
     if t.game is not None:
         service.sent_against(t)
     try:
-        return which + await COMMANDS[word](service, t, qq, rest, side)
+        reply = await COMMANDS[word](service, t, qq, rest, replace(side, which=which))
+        return reply if isinstance(reply, Stored) else which + reply
     except (ServiceError, parse.ParseError, groups.Unreachable, groups.NotChecked):
         raise
     except Exception as exc:
@@ -234,19 +242,20 @@ async def _start(service: Service, t: Table, qq: str, rest: str, side: QQSide) -
     # before any group is lent: every free pool group holds nobody but the bot
     for note in await groups.before_lending(service, side.members, t.row.id):
         await service.tell_directors(t, note)
-    await service.start(t)
-    for s, other in elsewhere:
-        await service.tell_directors(other, f"注意：#{other.row.id} 的 {other.seat_by_qq(s.qq).name}（QQ {s.qq}）"
-                                            f"也在 #{t.row.id} {t.row.title} 中有角色，他私聊我的消息会以“#编号 ”开头。")
-        await service.queue(("private", s.qq), f"你同时在 #{other.row.id} 和 #{t.row.id} 中有角色：私聊我时请在消息前加“#编号 ”，"
-                                               f"如“#{t.row.id} 帮助”。", t.row.id)
-    rules = t.game.rules
+    rules = get_ruleset(t.row.ruleset)
     first = "关门" if rules.first_phase == "night" else "开门"
     # the ruleset's own start skills (M131's 认亲, 146's 丘比特之箭; 154 has none)
     starts = "、".join(s.name for s in rules.skills.values() if s.when == "start")
     wait = f"开局技能（如{starts}）收齐后，" if starts else ""
-    return (f"游戏已开始，每名玩家都已收到身份。{wait}发送“{first}”进入第一个{'夜晚' if first == '关门' else '白天'}。\n"
-            "身份表：\n" + identity_table(rules, t.seats))
+    reply = (f"{side.which}游戏已开始，每名玩家都已收到身份。{wait}发送“{first}”进入第一个{'夜晚' if first == '关门' else '白天'}。\n"
+             "身份表：\n" + identity_table(rules, t.seats))
+    notes = [(to, f"注意：#{other.row.id} 的 {other.seat_by_qq(s.qq).name}（QQ {s.qq}）也在 #{t.row.id} {t.row.title} 中有角色，"
+                  "他私聊我的消息会以“#编号 ”开头。") for s, other in elsewhere for to in await service.addresses(other, "director")]
+    notes += [(("private", s.qq), f"你同时在 #{other.row.id} 和 #{t.row.id} 中有角色：私聊我时请在消息前加“#编号 ”，"
+                                  f"如“#{t.row.id} 帮助”。") for s, other in elsewhere]
+    # the reply, with its identity table, is stored with the start: a crash cannot lose it
+    await service.start(t, [*notes, (("private", qq), reply)])
+    return Stored(reply)
 
 
 async def _submit(service: Service, t: Table, qq: str, cmd) -> str:

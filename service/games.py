@@ -957,7 +957,8 @@ class Service:
                 seat.role = role
                 await seat.save()
 
-    async def start(self, t: Table) -> None:
+    async def start(self, t: Table, notes: list[tuple[Address, str]] = ()) -> None:
+        """`notes`: messages stored with the start, after the briefs (the director's reply)."""
         rules = get_ruleset(t.row.ruleset)
         if t.row.status != "roster":
             raise ServiceError("游戏已经开始")
@@ -977,6 +978,8 @@ class Service:
             if rules.teams_known_when_dealt:
                 for team, members in t.game.state.teams.items():
                     await groups.assign_team(self, t, team, members)
+            for to, text in notes:
+                await self.queue(to, text, t.row.id)
         await self.delivered()
 
 

@@ -43,7 +43,8 @@ async def private(bot: Bot, event: PrivateMessageEvent) -> None:
 
                 reply = await directing.handle(service, qq, text, friends, members_of(bot))
             if reply is not None:
-                await service.queue(("private", qq), reply)
+                if not isinstance(reply, directing.Stored):
+                    await service.queue(("private", qq), reply)
                 await service.delivered()
                 return
         await playing.private(service, qq, text, key)
