@@ -33,6 +33,7 @@ from rulesets import get as get_ruleset
 
 from . import groups, handling, history, texts
 from .config import Config
+from .dbfile import FileWatch
 from .handling import Address
 from .models import CommandRow, DeadlineRow, GameDirectorRow, GameRow, OutboxRow, SeatRow, SeenMessage, TeamRow
 from .outbox import Outbox, chat_of, split_text
@@ -59,6 +60,13 @@ class CannotSave(ServiceError):
 
     def __init__(self) -> None:
         super().__init__("机器人暂时无法保存记录（数据库不可写入），你的消息没有执行，请稍后再发送一次。")
+
+
+class DatabaseLost(CannotSave):
+    """The database file is no longer the one the bot opened (service/dbfile.py): nothing is taken."""
+
+    def __init__(self) -> None:
+        ServiceError.__init__(self, "机器人的数据库文件出了问题，已停止接受指令：你的消息没有执行。导演已收到通知，请等他通知后再发送。")
 
 
 @dataclass
@@ -323,6 +331,8 @@ class Service:
         self.players: dict[str, list[int]] = {}
         self.after_commit: list[Callable[[], Awaitable[None]]] = []  # run after each handling's delivery
         self.seen = handling.Seen()
+        self.watch: FileWatch | None = None  # the SQLite file, watched by the plugin
+        self.lost: str | None = None  # why the database is no longer the one opened: nothing is taken then
         self.context = contextvars.Context()  # replaced by open()
         self.writer = Writer(lambda: self.context.copy())
         self.outbox = Outbox(lambda: self.now(), self.writer, sent=self.message_sent, rate=config.banshabot_send_rate,
@@ -551,6 +561,8 @@ class Service:
         """Begin handling the OneBot event `key` from chat `origin`: False if it was handled already
         or is being handled (a repeat: do nothing)."""
         handling.begin(None, origin)
+        if self.lost:
+            raise DatabaseLost()
         if not await self.seen.fresh(key):
             return False
         handling.begin(key, origin)
@@ -624,6 +636,8 @@ class Service:
         tried again as well, without waiting for it."""
         unit = handling.current()
         rows, unit.rows = unit.rows, []
+        if rows and self.watch is not None:
+            self.watch.stored(max(row.id for row in rows))
         if unit.unsure:
             # queued inside a transaction that may have been undone (and its ids given again since):
             # what is stored as it was queued is sent
@@ -844,6 +858,8 @@ class Service:
         await self.delivered()
 
     async def deadline_passed(self, row_id: int) -> None:
+        if self.lost:  # stored now, it would vanish at the next start: the limit waits for it
+            return
         row = await DeadlineRow.get_or_none(id=row_id)
         if row is None or row.done or await self._waiting(row):  # the delivery will schedule it again
             return

@@ -204,12 +204,10 @@ async def test_an_unexpected_error_in_the_group_is_answered_there(app: App, bans
 async def test_an_error_before_any_game_is_found_still_answers(app: App, banshabot, monkeypatch):
     """Where the service cannot even find the sender's game (the database, a bug), the handler
     itself answers, straight through OneBot, and tells the directors."""
-    from service import player as playing
-
     async def broken(*args, **kwargs):
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(playing, "seat_of", broken)
+    monkeypatch.setattr(banshabot.service, "playing", broken)
     async with chat(app) as (ctx, bot):
         ctx.receive_event(bot, private(QQ["草莓"], "诽谤 1"))
         says(ctx, QQ["草莓"], TROUBLE)

@@ -20,9 +20,9 @@ async def in_group(bot: Bot, event: GroupMessageEvent) -> None:
     """A message in a group (plugins/banshabot/private.py's matcher hands it here)."""
     group = str(event.group_id)
     key = message_key(bot.self_id, "group", group, event.message_id, event.raw_message)
-    if not await service.handling(key, origin=("group", group)):
-        return
     async with answer_failure(bot, ("group", group)):
+        if not await service.handling(key, origin=("group", group)):
+            return
         await playing.in_group(service, group, event.get_user_id(), plain(event), key)
 
 
