@@ -14,7 +14,7 @@ from engine.typed import number, quoted
 from rulesets import RULESETS
 from rulesets import get as get_ruleset
 
-from . import corrections, groups, history, moons, parse
+from . import corrections, groups, handling, history, moons, parse
 from .games import Service, ServiceError, Table
 from .models import CommandRow, DeadlineRow, GameDirectorRow, GameRow, SeatRow
 from .texts import NO_DIRECTORS, brief, clock, director_status, identity_table, key_name, limit_name, until, zone
@@ -149,6 +149,8 @@ async def _command(service: Service, qq: str, word: str, rest: str, chosen: int 
         if service.tables.get(t.row.id) is t:
             service.tables.pop(t.row.id)
         return f"出错了：“{word}”没有执行，游戏保持原样（{type(exc).__name__}，详见日志）。请稍后再试。"
+    finally:
+        handling.current().against = None  # what comes next in this context is not this command
 
 
 async def _mine(qq: str) -> list[GameRow]:
