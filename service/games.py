@@ -879,6 +879,8 @@ class Service:
     async def remind(self, row_id: int, before: int, missed: list[int] = ()) -> None:
         """Remind the players of a limit `before` minutes ahead (`missed`: the reminders a restart
         made late, all sent as this one)."""
+        if self.lost:  # the database is no longer the one opened: nothing more is sent
+            return
         row = await DeadlineRow.get_or_none(id=row_id)
         if row is None or row.done or before in row.reminded or await self._waiting(row):
             return
