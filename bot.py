@@ -4,8 +4,9 @@ import os
 from pathlib import Path
 
 import nonebot
-from nonebot.adapters.onebot.v11 import Adapter as OneBotV11Adapter
 from nonebot.config import Config, Env
+
+from onebot_adapter import Adapter as OneBotV11Adapter
 
 ROOT = Path(__file__).resolve().parent
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import logging
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Awaitable, Callable
 
@@ -14,7 +14,7 @@ from engine.typed import number, quoted
 from rulesets import RULESETS
 from rulesets import get as get_ruleset
 
-from . import corrections, desk, groups, history, moons, parse, simulate
+from . import corrections, desk, groups, handling, history, moons, parse, simulate
 from .games import Service, ServiceError, Table
 from .models import CommandRow, DeadlineRow, GameDirectorRow, GameRow, SeatRow
 from .texts import NO_DIRECTORS, brief, clock, director_status, identity_table, key_name, limit_name, until, zone
@@ -50,17 +50,22 @@ Friends = Callable[[], Awaitable[set[str]]]
 @dataclass(frozen=True)
 class QQSide:
     """What a command may ask OneBot: the bot's friends, a group's members, any other action at once
-    (None: not available)."""
+    (None: not available); and how its reply names the game, with several running."""
 
     friends: Friends
     members: groups.Members | None = None
     ask: groups.Ask | None = None
+    which: str = ""
 
     def pool(self) -> tuple[groups.Members, groups.Ask]:
         """What checking the pool's groups needs; Unreachable without it."""
         if self.members is None or self.ask is None:
             raise groups.Unreachable()
         return self.members, self.ask
+
+
+class Stored(str):
+    """A reply stored with what the command did (sent with it): not to be queued again."""
 
 
 # what a finished game still answers: reading it, and its directors' corrections (a wrong paste, 判负 or
@@ -74,20 +79,23 @@ NO_ONEBOT = "现在连不上QQ（OneBot），无法检查队伍群的成员：�
 
 async def handle(service: Service, qq: str, text: str, friends: Friends, members: groups.Members | None = None,
                  ask: groups.Ask | None = None) -> str | None:
-    """Run one director command; returns the reply (None: not a director command).
+    """Run one director command; returns the reply (None: not a director command; a `Stored` one
+    is queued already).
 
     `members` reads a group's member list from OneBot (for 群池 添加 and 开始); `ask` calls any other
     action at once (a group's history setting, the friend requests QQ filtered)."""
-    body = text.strip()
+    written, body = parse.game_prefix(text)
     chosen = None
-    if m := re.match(r"#(\d+)\s+", body):
-        chosen, body = number(m.group(1), 9), body[m.end():]
+    if written is not None:
+        chosen = number(written, 9)
         if chosen is None:
-            return f"没有编号为 #{quoted(m.group(1))} 的游戏"
+            return f"没有编号为 #{quoted(written)} 的游戏"
     word, _, rest = body.partition("\n") if " " not in body.split("\n", 1)[0] else body.partition(" ")
     word, rest = word.strip(), rest.strip()
     if word not in COMMANDS and word not in ANY_TIME:
         return None
+    if await _plays_it(service, qq, chosen, body):
+        return None  # inside a game he plays, he is a player
     if len(body) > parse.DIRECTOR_LIMIT:
         return str(parse.TooLong(len(body), parse.DIRECTOR_LIMIT))
     try:
@@ -96,6 +104,17 @@ async def handle(service: Service, qq: str, text: str, friends: Friends, members
         return str(exc)
     except groups.Unreachable:
         return NO_ONEBOT
+    except groups.NotChecked as exc:
+        return str(exc)
+
+
+async def _plays_it(service: Service, qq: str, chosen: int | None, body: str) -> bool:
+    """Whether `body` is a player's command in a running game this QQ plays in: the game chosen with
+    `#编号`, or any, unless the number names a game he directs."""
+    if not service.players.get(qq) or (chosen is not None and any(r.id == chosen for r in _live(service, qq))):
+        return False
+    return any((chosen is None or t.row.id == chosen) and parse.is_player_word(body, t.game.rules)
+               for t, seat in await service.playing(qq))
 
 
 async def _command(service: Service, qq: str, word: str, rest: str, chosen: int | None, side: QQSide) -> str | None:
@@ -113,6 +132,9 @@ async def _command(service: Service, qq: str, word: str, rest: str, chosen: int 
         row = await service.create(qq, ruleset.strip(), title)
         return f"已创建游戏 #{row.id}（{row.ruleset}）。下一步：发送“名单”，之后每行“角色名 QQ号”。"
     if word == "群池":
+        # the pool is the bot's, lent to every game: a co-director of one game has no say in it
+        if qq not in service.superusers:
+            return "只有配置的导演（SUPERUSERS）可以管理群池"
         return await _pool(service, rest, side)
     if word == "模拟":
         return await simulate.start(service, qq, rest)
@@ -127,9 +149,12 @@ async def _command(service: Service, qq: str, word: str, rest: str, chosen: int 
     which = f"（#{t.row.id} {t.row.title}）" if chosen is None and len([r for r in mine if r.status != "over"]) > 1 else ""
     if t.row.status == "over" and word not in READ_ONLY | CORRECTING:
         return f"{which}未执行：游戏已经结束"
+    if t.game is not None:
+        service.sent_against(t)
     try:
-        return which + await COMMANDS[word](service, t, qq, rest, side)
-    except (ServiceError, parse.ParseError, groups.Unreachable):
+        reply = await COMMANDS[word](service, t, qq, rest, replace(side, which=which))
+        return reply if isinstance(reply, Stored) else which + reply
+    except (ServiceError, parse.ParseError, groups.Unreachable, groups.NotChecked):
         raise
     except Exception as exc:
         # whatever broke, the game is as stored: the copy in memory may be half changed
@@ -137,6 +162,8 @@ async def _command(service: Service, qq: str, word: str, rest: str, chosen: int 
         if service.tables.get(t.row.id) is t:
             service.tables.pop(t.row.id)
         return f"出错了：“{word}”没有执行，游戏保持原样（{type(exc).__name__}，详见日志）。请稍后再试。"
+    finally:
+        handling.current().against = None  # what comes next in this context is not this command
 
 
 async def _mine(qq: str) -> list[GameRow]:
@@ -253,18 +280,31 @@ async def _start(service: Service, t: Table, qq: str, rest: str, side: QQSide) -
         raise ServiceError("游戏已经开始")
     if not t.seats or any(s.role is None for s in t.seats):
         raise ServiceError("请先分配身份（“分配 随机”或“分配 固定”）")
+    if rest not in ("", "确认"):
+        return "请发送“开始”（或“开始 确认”：名单里有人同时在另一局进行中的游戏里）"
+    elsewhere = [(s, other) for s in t.seats for other, _ in await service.playing(s.qq) if other.row.id != t.row.id]
+    if elsewhere and rest != "确认":
+        return ("未开始：以下玩家正在另一局进行中的游戏里：\n"
+                + "\n".join(f"{s.seat}号 {s.name}（QQ {s.qq}）在 #{other.row.id} {other.row.title}" for s, other in elsewhere)
+                + "\n两局同时进行时，他们私聊我的每条消息都要以“#编号 ”开头。请用“名单”换人，或发送“开始 确认”让他们同时参加。")
     members, ask = side.pool()
     # before any group is lent: every free pool group holds nobody but the bot
     for note in await groups.before_lending(service, members, ask, t.row.id):
         await service.tell_directors(t, note)
-    await service.start(t)
-    rules = t.game.rules
+    rules = get_ruleset(t.row.ruleset)
     first = "关门" if rules.first_phase == "night" else "开门"
     # the ruleset's own start skills (M131's 认亲, 146's 丘比特之箭; 154 has none)
     starts = "、".join(s.name for s in rules.skills.values() if s.when == "start")
     wait = f"开局技能（如{starts}）收齐后，" if starts else ""
-    return (f"游戏已开始，每名玩家都已收到身份。{wait}发送“{first}”进入第一个{'夜晚' if first == '关门' else '白天'}。\n"
-            "身份表：\n" + identity_table(rules, t.seats))
+    reply = (f"{side.which}游戏已开始，每名玩家都已收到身份。{wait}发送“{first}”进入第一个{'夜晚' if first == '关门' else '白天'}。\n"
+             "身份表：\n" + identity_table(rules, t.seats))
+    notes = [(to, f"注意：#{other.row.id} 的 {other.seat_by_qq(s.qq).name}（QQ {s.qq}）也在 #{t.row.id} {t.row.title} 中有角色，"
+                  "他私聊我的消息会以“#编号 ”开头。") for s, other in elsewhere for to in await service.addresses(other, "director")]
+    notes += [(("private", s.qq), f"你同时在 #{other.row.id} 和 #{t.row.id} 中有角色：私聊我时请在消息前加“#编号 ”，"
+                                  f"如“#{t.row.id} 帮助”。") for s, other in elsewhere]
+    # the reply, with its identity table, is stored with the start: a crash cannot lose it
+    await service.start(t, [*notes, (("private", qq), reply)])
+    return Stored(reply)
 
 
 async def _submit(service: Service, t: Table, qq: str, cmd) -> str:

@@ -36,6 +36,7 @@ from rulesets import get as get_ruleset
 
 from . import groups, handling, history, texts
 from .config import Config
+from .dbfile import FileWatch
 from .handling import Address
 from .models import CommandRow, DeadlineRow, GameDirectorRow, GameRow, OutboxRow, SeatRow, SeenMessage, TeamRow
 from .outbox import Outbox, chat_of, split_text
@@ -62,6 +63,13 @@ class CannotSave(ServiceError):
 
     def __init__(self) -> None:
         super().__init__("机器人暂时无法保存记录（数据库不可写入），你的消息没有执行，请稍后再发送一次。")
+
+
+class DatabaseLost(CannotSave):
+    """The database file is no longer the one the bot opened (service/dbfile.py): nothing is taken."""
+
+    def __init__(self) -> None:
+        ServiceError.__init__(self, "机器人的数据库文件出了问题，已停止接受指令：你的消息没有执行。导演已收到通知，请等他通知后再发送。")
 
 
 @dataclass
@@ -327,6 +335,8 @@ class Service:
         self.players: dict[str, list[int]] = {}
         self.after_commit: list[Callable[[], Awaitable[None]]] = []  # run after each handling's delivery
         self.seen = handling.Seen()
+        self.watch: FileWatch | None = None  # the SQLite file, watched by the plugin
+        self.lost: str | None = None  # why the database is no longer the one opened: nothing is taken then
         self.context = contextvars.Context()  # replaced by open()
         self.writer = Writer(lambda: self.context.copy())
         self.outbox = Outbox(lambda: self.now(), self.writer, sent=self.message_sent, rate=config.banshabot_send_rate,
@@ -461,21 +471,24 @@ class Service:
         await self.delivered()
 
     # --- who plays where --------------------------------------------------------------------------------
-    async def playing(self, qq: str) -> tuple[Table, SeatRow] | None:
-        """The running game this QQ plays in (the newest if several), and his seat: known in memory;
+    async def playing(self, qq: str) -> list[tuple[Table, SeatRow]]:
+        """The running games this QQ plays in, newest first, with his seat in each: known in memory;
         the database is asked only about someone not known to play (a stranger, mostly)."""
+        found = []
         for game_id in list(self.players.get(qq, ())):
             t = await self.table(game_id)
             seat = t.seat_by_qq(qq)
             if t.row.status == "running" and seat is not None:
-                return t, seat
-            self._leaves(qq, game_id)
-        seat = await SeatRow.filter(qq=qq, game__status="running").order_by("-game_id").first()
-        if seat is None:
-            return None
-        self._plays(qq, seat.game_id)
-        t = await self.table(seat.game_id)
-        return t, t.seat_of(seat.name)
+                found.append((t, seat))
+            else:
+                self._leaves(qq, game_id)
+        if found:
+            return found
+        for seat in await SeatRow.filter(qq=qq, game__status="running").order_by("-game_id"):
+            self._plays(qq, seat.game_id)
+            t = await self.table(seat.game_id)
+            found.append((t, t.seat_of(seat.name)))
+        return found
 
     def _plays(self, qq: str, game_id: int) -> None:
         games = self.players.setdefault(qq, [])
@@ -517,7 +530,10 @@ class Service:
             if t.game is None:
                 raise ServiceError("游戏还没有开始")
             before = t.game.state.phase
-            outcome = t.game.apply(cmd)
+            moved = self._moved_on(t, source, unit)
+            outcome = Outcome(ok=False, error=moved) if moved else t.game.apply(cmd)
+            if outcome.ok and unit.against and unit.against[0] == t.row.id:
+                self.sent_against(t)
             if outcome.ok and isinstance(cmd, CloseDay):
                 t.row.closed_at = self.now()  # night limits count from this moment
             if outcome.ok or reply or unit.key:
@@ -543,6 +559,24 @@ class Service:
         return outcome
 
     @staticmethod
+    def sent_against(t: Table) -> None:
+        """A director's command is about to be read: the phase it is meant for, where it now stands."""
+        s = t.game.state
+        handling.current().against = (t.row.id, (s.phase, s.night_no, s.day_no), texts.phase_name(t.game))
+
+    @staticmethod
+    def _moved_on(t: Table, source: str, unit: handling.Unit) -> str | None:
+        """Why a director's command no longer applies: another's, taken first, moved the game to
+        another phase (two co-directors' 开门 at once: the second would skip a whole day)."""
+        if not source.startswith("director:") or unit.against is None or unit.against[0] != t.row.id:
+            return None
+        s = t.game.state
+        if unit.against[1] == (s.phase, s.night_no, s.day_no):
+            return None
+        return (f"你发出这条指令时是{unit.against[2]}，现在已是{texts.phase_name(t.game)}（另一条指令先执行了）。"
+                "请确认现在的情况后再发送。")
+
+    @staticmethod
     def _simple(t: Table, outcome: Outcome, before: str) -> bool:
         """Whether what a command causes is only messages and time limits: what the writer stores."""
         return (not any(isinstance(e, (TeamChange, GameOver)) for e in outcome.events)
@@ -565,6 +599,8 @@ class Service:
         """Begin handling the OneBot event `key` from chat `origin`: False if it was handled already
         or is being handled (a repeat: do nothing)."""
         handling.begin(None, origin)
+        if self.lost:
+            raise DatabaseLost()
         if not await self.seen.fresh(key):
             return False
         handling.begin(key, origin)
@@ -638,6 +674,8 @@ class Service:
         tried again as well, without waiting for it."""
         unit = handling.current()
         rows, unit.rows = unit.rows, []
+        if rows and self.watch is not None:
+            self.watch.stored(max(row.id for row in rows))
         if unit.unsure:
             # queued inside a transaction that may have been undone (and its ids given again since):
             # what is stored as it was queued is sent
@@ -858,6 +896,8 @@ class Service:
         await self.delivered()
 
     async def deadline_passed(self, row_id: int) -> None:
+        if self.lost:  # stored now, it would vanish at the next start: the limit waits for it
+            return
         row = await DeadlineRow.get_or_none(id=row_id)
         if row is None or row.done or await self._waiting(row):  # the delivery will schedule it again
             return
@@ -877,6 +917,8 @@ class Service:
     async def remind(self, row_id: int, before: int, missed: list[int] = ()) -> None:
         """Remind the players of a limit `before` minutes ahead (`missed`: the reminders a restart
         made late, all sent as this one)."""
+        if self.lost:  # the database is no longer the one opened: nothing more is sent
+            return
         row = await DeadlineRow.get_or_none(id=row_id)
         if row is None or row.done or before in row.reminded or await self._waiting(row):
             return
@@ -972,7 +1014,8 @@ class Service:
                 seat.role = role
                 await seat.save()
 
-    async def start(self, t: Table) -> None:
+    async def start(self, t: Table, notes: list[tuple[Address, str]] = ()) -> None:
+        """`notes`: messages stored with the start, after the briefs (the director's reply)."""
         rules = get_ruleset(t.row.ruleset)
         if t.row.status != "roster":
             raise ServiceError("游戏已经开始")
@@ -995,6 +1038,8 @@ class Service:
             if rules.teams_known_when_dealt:
                 for team, members in t.game.state.teams.items():
                     await groups.assign_team(self, t, team, members)
+            for to, text in notes:
+                await self.queue(to, text, t.row.id)
         await self.delivered()
 
 

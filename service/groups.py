@@ -17,6 +17,7 @@ cannot, the director is told, and groups that show no earlier team's chat are le
 """
 from __future__ import annotations
 
+import asyncio
 from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
 from .models import GameRow, PoolGroupRow, SeatRow, TeamRow
@@ -42,6 +43,21 @@ class Unreachable(Exception):
 class Refused(Exception):
     """OneBot refused an action, or its implementation does not offer it."""
 
+
+class Unreadable(Exception):
+    """OneBot refused a group's member list, again and again: perhaps the bot is not in the group any
+    more, perhaps QQ refused for a moment (retcode 1200 is often 风控). Nothing is known of it."""
+
+    def __init__(self, exc: Exception):
+        super().__init__(f"成员列表读取{READ_ATTEMPTS}次都失败（{type(exc).__name__}）")
+
+
+class NotChecked(Exception):
+    """A game start with a free pool group whose members could not be read: nothing was started."""
+
+
+READ_ATTEMPTS = 3  # a refused member list is asked again: one refusal says nothing about the group
+READ_PAUSE = 0.3  # seconds between two asks
 
 REMOVABLE = {"owner": {"admin", "member"}, "admin": {"member"}}  # whom the bot's role lets it remove
 ROLE = {"owner": "群主", "admin": "管理员", "member": "成员"}
@@ -170,12 +186,7 @@ async def release(service: "Service", t: "Table") -> None:
 async def _clear(service: "Service", group_id: str, members: Members, game_id: int | None = None) -> tuple[str | None, list[str]]:
     """Remove everyone but the bot from a free pool group. Returns why the group cannot be used
     (None: it can) and whom it removes."""
-    try:
-        mine, others = await members(group_id)
-    except Unreachable:
-        raise  # nothing can be checked now: the caller decides
-    except Exception as exc:  # OneBot refused: most likely the bot is no longer in the group
-        return f"无法读取群成员（{type(exc).__name__}），我可能已不在该群", []
+    mine, others = await _read(group_id, members)
     if mine not in REMOVABLE:
         return "我不是该群的群主或管理员", []
     stuck = sorted(q for q, role in others.items() if role not in REMOVABLE[mine])
@@ -184,6 +195,21 @@ async def _clear(service: "Service", group_id: str, members: Members, game_id: i
     for qq in sorted(others):
         await _kick(service, group_id, qq, game_id)
     return None, sorted(others)
+
+
+async def _read(group_id: str, members: Members) -> tuple[str | None, dict[str, str]]:
+    """A group's member list, asked again after a refusal. Raises Unreachable (no OneBot: the
+    caller decides) or Unreadable (refused every time)."""
+    for attempt in range(1, READ_ATTEMPTS + 1):
+        try:
+            return await members(group_id)
+        except Unreachable:
+            raise
+        except Exception as exc:  # OneBot refused
+            if attempt == READ_ATTEMPTS:
+                raise Unreadable(exc) from exc
+            await asyncio.sleep(READ_PAUSE)
+    raise AssertionError("unreachable")
 
 
 def _removed_note(group_id: str, removed: list[str]) -> str:
@@ -209,7 +235,10 @@ async def enter_pool(service: "Service", group_id: str, name: str, members: Memb
     """`群池 添加`: the group joins the pool once the bot can keep it to the bot alone."""
     if await PoolGroupRow.exists(group_id=group_id):
         return f"群 {group_id} 已经在群池中"
-    why, removed = await _clear(service, group_id, members)
+    try:
+        why, removed = await _clear(service, group_id, members)
+    except Unreadable as exc:
+        why, removed = f"{exc}，我可能已不在该群", []
     if why:
         return f"群 {group_id} 未加入群池：{why}。队伍群里只能有本队成员：请让我成为群主，并让其他人退群后再添加。"
     await add_to_pool(group_id, name)
@@ -221,11 +250,16 @@ async def enter_pool(service: "Service", group_id: str, name: str, members: Memb
 
 async def before_lending(service: "Service", members: Members, ask: Ask, game_id: int) -> list[str]:
     """At a game start, before any group is lent: every free pool group is emptied, and its new
-    members' view of the history turned off; one that cannot be emptied leaves the pool. Returns what
-    the director is told."""
-    notes, shown = [], []
+    members' view of the history turned off; one that cannot be emptied leaves the pool; one whose
+    members could not be read stays, and nothing is lent (NotChecked). Returns what the director is told."""
+    notes, shown, unread = [], [], []
     for group in await PoolGroupRow.filter(game_id=None).order_by("group_id"):
-        why, removed = await _clear(service, group.group_id, members, game_id)
+        try:
+            why, removed = await _clear(service, group.group_id, members, game_id)
+        except Unreadable as exc:  # not "the bot is not in the group": the group stays, nothing is lent
+            unread.append(group.group_id)
+            notes.append(f"群 {group.group_id} 的{exc}")
+            continue
         if why:
             await group.delete()
             notes.append(f"群 {group.group_id} 已移出群池：{why}。处理后可发送“群池 添加 {group.group_id} {group.original_name}”重新加入。")
@@ -237,6 +271,9 @@ async def before_lending(service: "Service", members: Members, ask: Ask, game_id
             shown.append(group.group_id)
     if shown:
         notes.append(f"注意：群 {'、'.join(shown)} 借出过，{HISTORY_SHOWN}")
+    if unread:
+        raise NotChecked("\n".join([*notes, f"游戏没有开始，群池没有改变。请稍后再发送“开始”；如果我确实已不在群 {unread[0]}，"
+                                              f"请先发送“群池 移除 {unread[0]}”。"]))
     return notes
 
 
@@ -251,6 +288,8 @@ async def after_release(service: "Service", members: Members) -> None:
             why, removed = await _clear(service, group_id, members, game_id)
         except Unreachable:
             continue  # no OneBot: the next game start checks every free group before lending one
+        except Unreadable as exc:
+            why, removed = str(exc), []
         t = await service.table(game_id)
         if why:
             await service.tell_directors(t, f"群 {group_id} 交还群池后未能检查成员：{why}。下一局开始时会再检查。")

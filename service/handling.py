@@ -1,7 +1,8 @@
 """Each OneBot event is handled once, and what one handling queued goes out together.
 
 OneBot may deliver an event twice: after a reconnect, or many times at once. An event is known by
-its bot, its kind, its chat and its id (two chats' message ids say nothing about each other). The
+its bot, its kind, its chat and its id (two chats' message ids say nothing about each other), a
+message also by what it says (ids start again when OneBot is set up again). The
 first handler to claim the key handles it; a repeat arriving meanwhile or later finds the claim in
 memory. The key is also stored (`SeenMessage`) in the transaction of the first change the handling
 makes, and an event not claimed in memory is looked up there (by its primary key) before it is
@@ -40,6 +41,9 @@ class Unit:
     rows: list[OutboxRow] = field(default_factory=list)  # queued and stored, not yet handed over
     # queued inside a transaction this service did not open: handed over once seen stored
     unsure: list[OutboxRow] = field(default_factory=list)
+    # a director's command: the game and the phase he read it in (a command of his finding the game moved
+    # on by another director's is refused); moved along with each of his own commands accepted
+    against: tuple[int, tuple, str] | None = None
 
     def store_key(self) -> str | None:
         """The key to store with the change being made now (once)."""
@@ -69,6 +73,13 @@ def event_key(self_id: str, kind: str, chat: str, ident: object) -> str:
     if len(key) > KEY_LENGTH:  # a long request flag: its digest stands for it
         key = f"{self_id}:{kind}:" + hashlib.sha1(key.encode()).hexdigest()
     return key[:KEY_LENGTH]
+
+
+def message_key(self_id: str, kind: str, chat: str, message_id: object, content: str) -> str:
+    """A message's key: its id and a digest of what it says. A OneBot set up again numbers messages
+    from the start: a new message with an old id says something else (the same text under the same
+    id in one chat within `KEEP_DAYS` is still taken for a repeat)."""
+    return event_key(self_id, kind, chat, f"{message_id}:{hashlib.sha1(content.encode()).hexdigest()[:12]}")
 
 
 class Seen:

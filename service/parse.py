@@ -47,6 +47,23 @@ class Query:
     word: str
 
 
+def game_prefix(text: str) -> tuple[str | None, str]:
+    """`#编号 ` before a command, naming one of several games: the number as written (None: no
+    prefix) and the command."""
+    body = text.strip()
+    if m := re.match(r"#(\d+)\s+", body):
+        return m.group(1), body[m.end():]
+    return None, body
+
+
+def is_player_word(text: str, rules: Ruleset) -> bool:
+    """Whether `text` starts with a word a player of `rules` sends (a skill, 帮助, 状态, 放弃...)."""
+    if not text.strip():
+        return False
+    word, _ = _word_and_arg(text.strip())
+    return rules.skill(word) is not None or word in COMMANDS
+
+
 def player_text(text: str, rules: Ruleset, name: str) -> Act | Query:
     """`<skill> <target>`, `放弃`, `遗言 <text>`, `投降 [拒绝]`, `帮助`, `状态`."""
     body = text.strip()

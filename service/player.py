@@ -4,7 +4,7 @@ from __future__ import annotations
 import logging
 
 from engine import Act
-from engine.typed import quoted
+from engine.typed import number, quoted
 
 from . import groups, parse
 from .games import Address, Service, Table
@@ -27,23 +27,39 @@ async def befriends(service: Service, qq: str) -> bool:
             or await SeatRow.filter(qq=qq, game__status__in=open_games).exists())
 
 
-async def seat_of(service: Service, qq: str) -> tuple[Table, SeatRow] | None:
-    """The running game this QQ plays in (the latest if several)."""
-    return await service.playing(qq)
-
-
 async def private(service: Service, qq: str, text: str, key: str) -> None:
-    found = await seat_of(service, qq)
-    if found is None:
-        if not await service.seen_before(key):
-            await service.queue(("private", qq), STRANGER if service.superusers else f"{STRANGER}\n{NO_DIRECTORS}")
-            await service.delivered()
+    found = await service.playing(qq)
+    written, body = parse.game_prefix(text)
+    if written is not None and found:
+        # "#编号 ": one of his games named (a player in two games must say which)
+        picked = [(t, seat) for t, seat in found if t.row.id == number(written, 9)]
+        if not picked:
+            await _answer(service, key, qq, f"你不在 #{quoted(written)} 这局游戏里。你参加的游戏：{_games(found)}。")
+            return
+        found, text = picked, body
+    if not found:
+        await _answer(service, key, qq, STRANGER if service.superusers else f"{STRANGER}\n{NO_DIRECTORS}")
         return
-    t, seat = found
+    if len(found) > 1:
+        await _answer(service, key, qq, f"你同时在几局游戏中有角色：{_games(found)}。请在消息前加“#编号 ”说明是哪一局，"
+                                        f"如“#{found[0][0].row.id} 帮助”。")
+        return
+    t, seat = found[0]
     try:
         await _from_player(service, t, seat, text, key)
     except Exception:
         await _broke(service, t, ("private", qq), f"{seat.seat}号 {seat.name}（QQ {qq}）的私聊消息", text)
+
+
+def _games(found: list[tuple[Table, SeatRow]]) -> str:
+    return "、".join(f"#{t.row.id} {t.row.title}（{seat.seat}号 {seat.name}）" for t, seat in found)
+
+
+async def _answer(service: Service, key: str, qq: str, text: str) -> None:
+    """A reply that changes no game, once per message."""
+    if not await service.seen_before(key):
+        await service.queue(("private", qq), text)
+        await service.delivered()
 
 
 async def _from_player(service: Service, t: Table, seat: SeatRow, text: str, key: str) -> None:

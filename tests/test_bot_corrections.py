@@ -424,7 +424,7 @@ async def test_a_game_a_wrong_paste_ended_goes_on_after_a_recount(app: App, bans
     assert t.row.status == "running" and t.game.phase == "day" and service.live[t.row.id] is t.row
     assert (await PoolGroupRow.get(group_id=str(GROUP))).game_id == t.row.id
     assert await groups.may_join(str(GROUP), str(QQ["果果"])) and not await groups.may_join(str(GROUP), str(QQ["柠檬"]))
-    assert (await service.playing(str(QQ["柠檬"])))[0] is t
+    assert (await service.playing(str(QQ["柠檬"])))[0][0] is t
     badge = await DeadlineRow.get(key="殉职:橘子:day3", done=False)
     assert f"deadline:{badge.id}" in scheduler.jobs
     service.tables.clear()

@@ -2,8 +2,9 @@
 
 OneBot may deliver an event again after a reconnect, or many times at once. The same director
 message delivered 50 times at the same moment runs once; a private message is never taken for a
-repeat of a group message that happens to share its id; a friend request, a join request and a join
-notice delivered twice are answered once; stored keys are forgotten after a few days.
+repeat of a group message that happens to share its id; a friend request and a join request
+delivered twice are answered once, a join notice (it has no id) is checked against the member list;
+stored keys are forgotten after a few days.
 """
 from __future__ import annotations
 
@@ -28,11 +29,13 @@ from bot_helpers import (
     join_request,
     joined,
     kicks,
+    lists_members,
     night_one,
     posts,
     private,
     running_game,
     says,
+    says_with,
 )
 from conftest import NOW
 from service import handling
@@ -102,9 +105,30 @@ async def test_requests_and_notices_delivered_twice_are_answered_once(app: App, 
     async with at_once(app) as (ctx, handle):
         ctx.should_call_api("set_friend_add_request", {"flag": "friend-1", "approve": True}, result=None)
         ctx.should_call_api("set_group_add_request", {"flag": "join-1", "sub_type": "add", "approve": True}, result=None)
+        await handle([friend_request(QQ["菠萝"], "friend-1")] * 2 + [join_request(GROUP, QQ["橘子"], "join-1")] * 2)
+
+
+async def test_a_join_notice_delivered_again_removes_nobody_who_is_gone(app: App, banshabot):
+    """A join notice has no id: delivered again, the member list says whether he is in the group."""
+    await running_game(banshabot.service)
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, joined(GROUP, STRANGER))
         kicks(ctx, GROUP, STRANGER)
-        await handle([friend_request(QQ["菠萝"], "friend-1")] * 2 + [join_request(GROUP, QQ["橘子"], "join-1")] * 2
-                     + [joined(GROUP, STRANGER)] * 2)
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, joined(GROUP, STRANGER))
+        lists_members(ctx, GROUP, {QQ["果果"]: "member"})  # he is gone: nothing to do
+
+
+async def test_a_stranger_who_joins_twice_in_one_second_is_removed_twice(app: App, banshabot):
+    """Removed, he gets in again within the same second: the notices look alike, the member list does not."""
+    await running_game(banshabot.service)
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, joined(GROUP, STRANGER))
+        kicks(ctx, GROUP, STRANGER)
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, joined(GROUP, STRANGER))
+        lists_members(ctx, GROUP, {STRANGER: "member"})
+        kicks(ctx, GROUP, STRANGER)
 
 
 async def test_keys_of_handled_events_are_forgotten_after_a_few_days(app: App, banshabot):
@@ -150,3 +174,19 @@ async def test_a_repeat_is_found_in_the_database_whatever_time_onebot_gave_it(ap
     banshabot.service.seen.forget()
     async with chat(app) as (ctx, bot):
         ctx.receive_event(bot, event)  # nothing: OneBot is not asked, nobody is answered
+
+
+async def test_a_new_message_with_an_old_id_is_not_taken_for_a_repeat(app: App, banshabot):
+    """OneBot set up again numbers messages from the start: the id comes back with another message."""
+    t = await running_game(banshabot.service)
+    await night_one(banshabot.service, t)
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(QQ["西瓜"], "预言 1", 9595))
+        says(ctx, QQ["西瓜"], "预言结果：1号 果果 是<非村民阵营>")
+        says(ctx, DIRECTOR, "已发给 5号 西瓜 的反馈：预言结果：1号 果果 是<非村民阵营>")
+        says(ctx, DIRECTOR, "5号 西瓜：预言 1")
+    banshabot.service.seen.forget()  # a restart of the bot as well: only the stored key is left
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(QQ["西瓜"], "预言 1", 9595))  # the same message again: nothing
+        ctx.receive_event(bot, private(QQ["西瓜"], "状态", 9595))  # a new one under the old id: answered
+        says_with(ctx, QQ["西瓜"], "5号 西瓜")

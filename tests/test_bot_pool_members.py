@@ -75,8 +75,9 @@ async def test_a_group_enters_the_pool_only_if_the_bot_can_keep_it_empty(app: Ap
     await add(app, 900003, "三群", f"群 900003 未加入群池：我不是该群的群主或管理员{refused}", bot_role="member")
     async with chat(app) as (ctx, bot):  # OneBot cannot read it: the bot is not in that group
         ctx.receive_event(bot, private(DIRECTOR, "群池 添加 900004 四群"))
-        ctx.should_call_api("get_group_member_list", {"group_id": 900004}, exception=ActionFailed(retcode=1200))
-        says(ctx, DIRECTOR, f"群 900004 未加入群池：无法读取群成员（ActionFailed），我可能已不在该群{refused}")
+        for _ in range(groups.READ_ATTEMPTS):  # one refusal says nothing: asked again
+            ctx.should_call_api("get_group_member_list", {"group_id": 900004}, exception=ActionFailed(retcode=1200))
+        says(ctx, DIRECTOR, f"群 900004 未加入群池：成员列表读取3次都失败（ActionFailed），我可能已不在该群{refused}")
     assert await pool() == [str(GROUP)]
     # an admin the owner-bot can remove is removed like anyone else
     await add(app, 900005, "五群", "群 900005 已加入群池。\n群 900005 里有不属于任何队伍的人，已移出：10087", members={10087: "admin"},
@@ -108,6 +109,54 @@ async def test_at_the_start_a_free_group_is_emptied_before_any_team_is_named_in_
         says(ctx, DIRECTOR, promised(row))
         says(ctx, DIRECTOR, STARTED)
     assert await pool() == [str(GROUP)]
+
+
+async def ready_game(service):
+    """Game #1 with its roster and identities, not started; GROUP and OTHER free in the pool."""
+    await groups.add_to_pool(str(GROUP), GROUP_NAME)
+    await groups.add_to_pool(str(OTHER), "二群")
+    row = await service.create(str(DIRECTOR), "M131", "")
+    t = await service.table(row.id)
+    await service.set_roster(t, [(name, str(qq)) for name, qq, _ in PLAYERS])
+    await service.assign(t, [(name, role) for name, _, role in PLAYERS])
+    return t
+
+
+async def test_one_refused_member_list_at_the_start_is_asked_again(app: App, banshabot):
+    """A refusal (retcode 1200, often QQ's 风控 for a moment) is not "the bot left the group": the
+    list is asked again, the group stays and is lent."""
+    t = await ready_game(banshabot.service)
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(DIRECTOR, "开始"))
+        ctx.should_call_api("get_group_member_list", {"group_id": GROUP}, exception=ActionFailed(retcode=1200))
+        lists_members(ctx, GROUP)
+        hides_history(ctx, GROUP)
+        lists_members(ctx, OTHER)
+        hides_history(ctx, OTHER)
+        for name, qq, _ in PLAYERS:
+            says(ctx, qq, brief(name))
+        renames(ctx, GROUP, "[M131]粽子·狼群")
+        for name in WOLVES:
+            says(ctx, QQ[name], f"你属于【狼群】，成员：{TEAM}。请申请加入QQ群 {GROUP}，我会通过你的申请。")
+        posts(ctx, GROUP, f"【狼群】成员：{TEAM}")
+        says(ctx, DIRECTOR, promised(t.row))
+        says(ctx, DIRECTOR, STARTED)
+    assert await pool() == [str(GROUP), str(OTHER)]
+    assert (await PoolGroupRow.get(group_id=str(GROUP))).team == "狼群"
+
+
+async def test_a_member_list_refused_every_time_starts_nothing_and_keeps_the_pool(app: App, banshabot):
+    t = await ready_game(banshabot.service)
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(DIRECTOR, "开始"))
+        for _ in range(groups.READ_ATTEMPTS):
+            ctx.should_call_api("get_group_member_list", {"group_id": GROUP}, exception=ActionFailed(retcode=1200))
+        lists_members(ctx, OTHER)
+        hides_history(ctx, OTHER)
+        says(ctx, DIRECTOR, f"群 {GROUP} 的成员列表读取3次都失败（ActionFailed）\n游戏没有开始，群池没有改变。请稍后再发送“开始”；"
+                            f"如果我确实已不在群 {GROUP}，请先发送“群池 移除 {GROUP}”。")
+    assert await pool() == [str(GROUP), str(OTHER)] and t.row.status == "roster"
+    assert not await PoolGroupRow.exclude(game_id=None).exists()
 
 
 async def test_a_start_that_cannot_read_the_groups_starts_nothing(app: App, banshabot, monkeypatch):

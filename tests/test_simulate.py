@@ -181,6 +181,7 @@ def test_without_matplotlib_the_table_still_comes(monkeypatch, capsys, tmp_path)
 class FakeService:
     def __init__(self):
         self.sent: list[tuple] = []
+        self.players: dict = {}  # whom the service knows to play: nobody
 
     async def queue(self, to, text, game_id=None):
         self.sent.append(("text", to, text))

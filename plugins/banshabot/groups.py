@@ -6,7 +6,7 @@ from nonebot.adapters.onebot.v11 import ActionFailed, Bot, GroupMessageEvent, Me
 
 from service import groups
 from service import player as playing
-from service.handling import event_key
+from service.handling import message_key
 
 from .runtime import answer_failure, onebot, service
 
@@ -19,10 +19,10 @@ def plain(event: MessageEvent) -> str:
 async def in_group(bot: Bot, event: GroupMessageEvent) -> None:
     """A message in a group (plugins/banshabot/private.py's matcher hands it here)."""
     group = str(event.group_id)
-    key = event_key(bot.self_id, "group", group, event.message_id)
-    if not await service.handling(key, origin=("group", group)):
-        return
+    key = message_key(bot.self_id, "group", group, event.message_id, event.raw_message)
     async with answer_failure(bot, ("group", group)):
+        if not await service.handling(key, origin=("group", group)):
+            return
         await playing.in_group(service, group, event.get_user_id(), plain(event), key)
 
 

@@ -13,7 +13,7 @@ from nonebot.adapters.onebot.v11 import Bot, Event, GroupMessageEvent, MessageEv
 from service import director as directing
 from service import groups
 from service import player as playing
-from service.handling import event_key
+from service.handling import message_key
 
 from .groups import ask_of, in_group, members_of, plain
 from .guard import guarded, taking_on_failure
@@ -26,7 +26,7 @@ async def ours(event: Event) -> bool:
     if isinstance(event, PrivateMessageEvent):
         qq = event.get_user_id()
         return (event.sub_type != "friend" or await directing.is_director(service, qq)
-                or await service.playing(qq) is not None)
+                or bool(await service.playing(qq)))
     return False
 
 
@@ -44,10 +44,10 @@ async def _(bot: Bot, event: MessageEvent) -> None:
 
 async def private(bot: Bot, event: PrivateMessageEvent) -> None:
     qq, text = event.get_user_id(), plain(event)
-    key = event_key(bot.self_id, "private", qq, event.message_id)
-    if not await service.handling(key, origin=("private", qq)):
-        return  # OneBot delivered the same message again (or is delivering it right now)
+    key = message_key(bot.self_id, "private", qq, event.message_id, event.raw_message)
     async with answer_failure(bot, ("private", qq)):
+        if not await service.handling(key, origin=("private", qq)):
+            return  # OneBot delivered the same message again (or is delivering it right now)
         if await directing.is_director(service, qq):
             if text.strip() == "版本":
                 reply = f"banshabot {VERSION}"
@@ -69,6 +69,7 @@ async def direct(bot: Bot | None, qq: str, text: str) -> str | None:
 
     reply = await directing.handle(service, qq, text, friends, members_of(bot), ask_of(bot))
     if reply is not None:
-        await service.queue(("private", qq), reply)
+        if not isinstance(reply, directing.Stored):
+            await service.queue(("private", qq), reply)
         await service.delivered()
     return reply

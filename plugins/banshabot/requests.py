@@ -8,6 +8,7 @@ from service import groups
 from service import player as playing
 from service.handling import event_key
 
+from .groups import members_of
 from .guard import guarded, taking_on_failure
 from .runtime import service
 
@@ -53,9 +54,20 @@ async def _(bot: Bot, event: FriendRequestEvent | GroupRequestEvent) -> None:
 async def _(bot: Bot, event: GroupIncreaseNoticeEvent) -> None:
     group, qq = str(event.group_id), event.get_user_id()
     key = event_key(bot.self_id, "joined", group, f"{qq}:{event.time}")
-    if not await service.handling(key):
-        return
+    fresh = await service.handling(key)
     if qq == bot.self_id or await groups.may_join(group, qq):
+        return
+    # a join notice carries no id: the same notice again and a second join in the same second look
+    # alike. Asked again, the member list tells them apart (unread, he is removed anyway)
+    if not fresh and not await _still_in(bot, group, qq):
         return
     await service.act("set_group_kick", {"group_id": event.group_id, "user_id": event.user_id, "reject_add_request": False})
     await service.delivered()
+
+
+async def _still_in(bot: Bot, group: str, qq: str) -> bool:
+    try:
+        _, others = await members_of(bot)(group)
+    except Exception:
+        return True
+    return qq in others

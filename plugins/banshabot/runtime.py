@@ -19,6 +19,7 @@ from nonebot_plugin_apscheduler import scheduler  # noqa: E402
 
 from service import handling  # noqa: E402
 from service.config import Config  # noqa: E402
+from service.dbfile import FileWatch  # noqa: E402
 from service.db import DEFAULT_URL, close_database, open_database, quick_check, sqlite_path  # noqa: E402
 from service.games import CannotSave, GameBroken, Repeated, Scheduler, Service  # noqa: E402
 from service.chat_history import History  # noqa: E402
@@ -134,9 +135,39 @@ outbox.confirm = History(look_up, lambda: getattr(onebot(), "self_id", None)).de
 
 
 async def flush() -> None:
-    """Everything stored and not yet sent, tried now (at connect and every retry interval)."""
-    if onebot() is not None:
+    """Everything stored and not yet sent, tried now (at connect and every retry interval); nothing
+    once the database is lost (its deliveries would be recorded where the next start cannot see)."""
+    if onebot() is not None and service.lost is None:
         await outbox.flush(perform)
+
+
+WATCH_SECONDS = 5.0
+LOST = ("【故障】{why}。机器人已停止接受指令，以免已确认的操作在下次启动时消失：之后收到的消息不会执行。"
+        "请停止机器人，检查数据库文件（从备份恢复的须是停机后做的备份）后再启动。")
+_told_lost: set[str] = set()  # the directors told the database was lost
+
+
+async def watch_database() -> None:
+    """The SQLite file still the one opened (service/dbfile.py); once it is not, the bot takes
+    nothing more, and every director (of the bot and of each running game) is told, straight through
+    OneBot: the outbox is in the lost database."""
+    if service.watch is None:
+        return
+    if service.lost is None:
+        service.lost = await asyncio.to_thread(service.watch.problem)
+        if service.lost is None:
+            return
+        logger.error(f"database lost: {service.lost}; no more commands are taken")
+    bot = onebot()
+    if bot is None:
+        return  # told once OneBot is there
+    directors = set(service.superusers) | {qq for row in service.live.values() for qq in row.directors}
+    for qq in sorted(directors - _told_lost):
+        try:
+            await bot.call_api("send_private_msg", user_id=int(qq), message=Message(MessageSegment.text(LOST.format(why=service.lost))))
+            _told_lost.add(qq)
+        except Exception as exc:
+            logger.error(f"could not tell director {qq} the database was lost: {exc!r}")
 
 
 async def forget_old_events() -> None:
@@ -185,12 +216,16 @@ async def _open() -> None:
     journal = attempts_file(config.banshabot_database_url)
     if journal is not None:
         outbox.handed.open(journal)
-    service.seen.read_from(sqlite_path(config.banshabot_database_url))
+    path = sqlite_path(config.banshabot_database_url)
+    service.seen.read_from(path)
+    if path is not None:
+        service.watch = FileWatch(path)
     await service.open()
     global checking
     checking = asyncio.get_running_loop().create_task(check_database())
     scheduler.add_job(flush, "interval", seconds=config.banshabot_retry_seconds, id="outbox-retry", replace_existing=True)
     scheduler.add_job(forget_old_events, "interval", hours=1, id="forget-events", replace_existing=True)
+    scheduler.add_job(watch_database, "interval", seconds=WATCH_SECONDS, id="watch-database", replace_existing=True)
     logger.info(f"banshabot {VERSION}: database {config.banshabot_database_url}")
 
 
