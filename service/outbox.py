@@ -100,6 +100,7 @@ class RateLimit:
         self.tokens = self.capacity
         self.stamp = time.monotonic()
         self.waiting: list[tuple[int, int, asyncio.Future]] = []
+        self.held: dict[object, tuple[int, asyncio.Future]] = {}  # who waits: his place in the order
         self.order = itertools.count()
         self.timer: asyncio.TimerHandle | None = None
 
@@ -108,7 +109,7 @@ class RateLimit:
         self.tokens = min(self.capacity, self.tokens + (now - self.stamp) * self.rate)
         self.stamp = now
 
-    async def permit(self, priority: int) -> None:
+    async def permit(self, priority: int, who: object) -> None:
         if self.rate <= 0:
             return
         self._refill()
@@ -116,9 +117,20 @@ class RateLimit:
             self.tokens -= 1
             return
         future = asyncio.get_running_loop().create_future()
-        heapq.heappush(self.waiting, (priority, next(self.order), future))
+        order = next(self.order)
+        heapq.heappush(self.waiting, (priority, order, future))
+        self.held[who] = (order, future)
         self._release()
-        await future
+        try:
+            await future
+        finally:
+            self.held.pop(who, None)
+
+    def hasten(self, who: object) -> None:
+        """`who`, waiting, goes first from now on (priority 0, in his place of arrival)."""
+        order, future = self.held.get(who, (0, None))
+        if future is not None and not future.done():
+            heapq.heappush(self.waiting, (0, order, future))  # its old place is passed over once done
 
     def _release(self) -> None:
         self.timer = None
@@ -128,7 +140,7 @@ class RateLimit:
             if not future.done():
                 self.tokens -= 1
                 future.set_result(None)
-        while self.waiting and self.waiting[0][2].done():  # given up by whoever waited
+        while self.waiting and self.waiting[0][2].done():  # given up by whoever waited, or hastened
             heapq.heappop(self.waiting)
         if self.waiting and self.timer is None:
             self.timer = asyncio.get_running_loop().call_later((1 - self.tokens) / self.rate, self._release)
@@ -351,6 +363,8 @@ class Outbox:
                 if lane is None:
                     lane = self.lanes[chat] = Lane()
                 _in_order(lane, entry)
+                if entry.urgent:
+                    self._hasten(lane, entry)
                 if lane.task is None or lane.task.done():
                     # not the caller's context: what a delivery queues belongs to no caller's handling
                     lane.task = asyncio.create_task(self._drive(chat, lane), context=self.context())
@@ -366,6 +380,16 @@ class Outbox:
                 entry.attempted = asyncio.get_running_loop().create_future()
             waits.append(entry.attempted)
         return _all(waits)
+
+    def _hasten(self, lane: Lane, entry: Entry) -> None:
+        """An answer to someone who just wrote: what waits ahead of it in his chat (his brief) must go
+        first, so all of it goes before broadcasts too."""
+        for ahead in lane.entries:
+            if ahead is entry:
+                break
+            if not ahead.urgent:
+                ahead.urgent = True
+                self.limit.hasten(ahead)
 
     async def flush(self, call: Call | None = None) -> None:
         """Every stored action not yet sent, tried now (a failed one without waiting for its retry):
@@ -486,7 +510,7 @@ class Outbox:
                 if await self._confirmed(row):
                     # tried before without an answer (or the bot stopped meanwhile), and it did arrive
                     return await self._delivered(entry)
-        await self.limit.permit(0 if entry.urgent else 1)
+        await self.limit.permit(0 if entry.urgent else 1, entry)
         call = self.call
         if call is None:
             return "unreachable"
