@@ -608,7 +608,7 @@ class Service:
             rows += [r for r in unsure if r.id in stored and (stored[r.id].action, stored[r.id].params) == (r.action, r.params)]
         answer = f"{unit.origin[0]}:{unit.origin[1]}" if unit.origin else None  # the chat being answered
         self.outbox.retry_now()  # first: what this handling queued in such a chat goes after it, and is waited for
-        done = self.outbox.send(rows, urgent=lambda row: chat_of(row.action, row.params) == answer)
+        done = self.outbox.send(rows, urgent=lambda row: chat_of(row.action, row.params) == answer, answers_only=True)
         await done
         await self.outbox.marks.drain()
         for hook in self.after_commit:

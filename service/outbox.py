@@ -347,10 +347,12 @@ class Outbox:
                 lane.task.cancel()
 
     # --- handing over ------------------------------------------------------------------------------
-    def send(self, rows: Iterable[OutboxRow], urgent: Callable[[OutboxRow], bool] = lambda row: False) -> asyncio.Future:
+    def send(self, rows: Iterable[OutboxRow], urgent: Callable[[OutboxRow], bool] = lambda row: False,
+             answers_only: bool = False) -> asyncio.Future:
         """Hand stored rows to their chats' lanes. The result is done once each was attempted, with
         whatever its delivery queued in turn (the director's 时限开始), or at once while OneBot is
-        not connected."""
+        not connected. `answers_only`: at a pace, only the urgent rows are waited for (a handling's
+        answer after its broadcast, the 开始's, must not wait for the broadcast to go out)."""
         waits = []
         for row in sorted(rows, key=lambda r: r.id):
             entry = self.entries.get(row.id)
@@ -376,6 +378,8 @@ class Outbox:
                 if not entry.attempted.done():
                     entry.attempted.set_result(None)  # behind a failure or a slow call: not waited for
                 continue
+            if answers_only and not entry.urgent and self.limit.rate > 0:
+                continue  # it goes at the pace; nobody waits for it
             if entry.attempted.done():  # attempted before: the caller waits for the next attempt
                 entry.attempted = asyncio.get_running_loop().create_future()
             waits.append(entry.attempted)
