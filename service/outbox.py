@@ -14,7 +14,8 @@ where that cannot be known. After a crash, the same holds for every action that 
 each one's id is written to a file (`Handed`) before OneBot is called, cheaply and beside the
 database, so a quick send whose mark was not stored yet is looked up too.
 
-Whoever handed actions over waits until each was attempted, but never for another chat's trouble:
+Whoever handed actions over waits until each was attempted (at a pace, a handling only for its
+answers: its broadcast goes at the pace without it), but never for another chat's trouble:
 not for a retry, and not past `SLOW` seconds of a call OneBot is slow to answer (what stands behind
 such a call in its chat is not waited for either).
 
