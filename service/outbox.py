@@ -45,8 +45,9 @@ log = logging.getLogger("banshabot.outbox")
 Call = Callable[[str, dict], Awaitable[object]]
 Sent = Callable[[OutboxRow], Awaitable[None]]
 GivenUp = Callable[[OutboxRow], Awaitable[None]]
-Confirm = Callable[[OutboxRow], Awaitable["bool | None"]]
+Confirm = Callable[[OutboxRow, "str | None"], Awaitable["bool | None"]]
 
+LOOK_FOR_LAST = 500  # stored sends looked through for a chat's last delivered message (after a restart)
 TRYING = "发送中"  # last_error while an attempt's outcome is not known (kept through a crash)
 
 
@@ -179,7 +180,7 @@ class Marks:
     `unsettled` holds the rows sent or given up whose mark is not stored yet, so that a look at the
     stored rows meanwhile does not take them for rows still to send."""
 
-    FIELDS = ("sent_at", "attempts", "last_error", "given_up_at")
+    FIELDS = ("sent_at", "attempts", "last_error", "given_up_at", "message_id")
     PAUSE = 5.0  # seconds between tries while the database refuses them
     GATHER = 0.05  # seconds a mark waits for others to be written with
 
@@ -309,7 +310,10 @@ class Outbox:
         self.now = now
         self.sent = sent  # told of each action once OneBot accepted it (a time limit may start then)
         self.given_up: GivenUp | None = None  # told of each action given up (the director is told)
-        self.confirm: Confirm | None = None  # whether an action in doubt reached its chat (None: unknown)
+        # whether an action in doubt reached its chat (None: unknown), given the id of the message
+        # delivered before it in that chat
+        self.confirm: Confirm | None = None
+        self.last_ids: dict[str, str | None] = {}  # chat -> the id OneBot gave its last message delivered
         self.queued: Callable[[], list[OutboxRow]] = lambda: []  # what `sent` / `given_up` queued
         self.timeout = timeout
         self.attempts = attempts
@@ -459,6 +463,7 @@ class Outbox:
                 lane.task.cancel()
         self.lanes.clear()
         self.entries.clear()
+        self.last_ids.clear()
         self.marks.unsettled.clear()
 
     # --- the lanes --------------------------------------------------------------------------------
@@ -512,7 +517,7 @@ class Outbox:
         row = entry.row
         if entry.in_doubt or row.last_error == TRYING:
             with self._watched(lane):
-                if await self._confirmed(row):
+                if await self._confirmed(row, chat_of(row.action, row.params)):
                     # tried before without an answer (or the bot stopped meanwhile), and it did arrive
                     return await self._delivered(entry)
         await self.limit.permit(0 if entry.urgent else 1, entry)
@@ -528,7 +533,7 @@ class Outbox:
         try:
             with self._watched(lane):
                 async with asyncio.timeout(self.timeout):
-                    await call(row.action, dict(row.params))
+                    answer = await call(row.action, dict(row.params))
         except TimeoutError:  # no answer in time: it may have gone out
             entry.in_doubt = True
             return await self._failed(entry, f"{self.timeout:g} 秒内没有回应", keep=TRYING)
@@ -554,6 +559,8 @@ class Outbox:
             return await self._failed(entry, f"{type(exc).__name__}: {exc}", keep=TRYING)
         finally:
             lane.calling = False
+        ident = answer.get("message_id") if isinstance(answer, dict) else None
+        row.message_id = None if ident is None else str(ident)
         return await self._delivered(entry)
 
     @contextlib.contextmanager
@@ -573,16 +580,28 @@ class Outbox:
             timer.cancel()
             lane.slow = False
 
-    async def _confirmed(self, row: OutboxRow) -> bool:
+    async def _confirmed(self, row: OutboxRow, chat: str) -> bool:
         if self.confirm is None or self.call is None:
             return False
         try:
-            return bool(await asyncio.wait_for(self.confirm(row), self.timeout))
+            return bool(await asyncio.wait_for(self.confirm(row, await self._last_id(chat, row)), self.timeout))
         except Exception:  # the implementation offers no history, or it failed: send again
             return False
 
+    async def _last_id(self, chat: str, row: OutboxRow) -> str | None:
+        """The id of the message delivered in `chat` before `row` (None: not known): known since this
+        bot delivered it, or stored (after a restart)."""
+        if chat in self.last_ids:
+            return self.last_ids[chat]
+        earlier = OutboxRow.filter(id__lt=row.id, action=row.action, sent_at__not_isnull=True)
+        for before in await earlier.order_by("-id").limit(LOOK_FOR_LAST):
+            if chat_of(before.action, before.params) == chat:
+                return before.message_id
+        return None
+
     async def _delivered(self, entry: Entry) -> str:
         row = entry.row
+        self.last_ids[chat_of(row.action, row.params)] = row.message_id
         row.sent_at = self.now()
         row.last_error = ""
         entry.in_doubt = False
