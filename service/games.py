@@ -928,10 +928,12 @@ class Service:
                 check(rules, players)
         except LineupError as exc:
             raise ServiceError(str(exc)) from exc
+        # stored first, all together, then in memory: a failure half-way leaves both as they were
         async with self.transaction():
             for seat, (_, role) in zip(t.seats, players):
-                seat.role = role
-                await seat.save()
+                await SeatRow.filter(id=seat.id).update(role=role)
+        for seat, (_, role) in zip(t.seats, players):
+            seat.role = role
 
     async def start(self, t: Table) -> None:
         rules = get_ruleset(t.row.ruleset)
