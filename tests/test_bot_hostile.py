@@ -19,6 +19,7 @@ from bot_helpers import (
     GROUP,
     PLAYERS,
     QQ,
+    STRANGER_TEXT,
     WOLVES,
     chat,
     day_two,
@@ -381,3 +382,33 @@ async def test_a_finished_game_takes_no_change_and_leaves_the_next_games_group_a
         ctx.receive_event(bot, private(DIRECTOR, "#1 状态"))
         says_with(ctx, DIRECTOR, "#1 [M131]粽子", "已结束")
     assert [s.qq for s in t2.seats if s.name in WOLVES] == [str(QQ[n] + 100) for n in WOLVES]
+
+
+async def test_while_the_database_fails_the_directors_are_told_once_and_again_when_it_is_back(app: App, banshabot, monkeypatch):
+    """Every message fails while the database does: each sender is answered, the directors hear of the
+    first one only, and once more when a message is handled again."""
+    from tortoise.exceptions import OperationalError
+
+    from service import player as playing
+
+    async def down(*args, **kwargs):
+        raise OperationalError("disk I/O error")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(playing, "seat_of", down)
+        async with chat(app) as (ctx, bot):
+            ctx.receive_event(bot, private(QQ["草莓"], "诽谤 1"))
+            says(ctx, QQ["草莓"], TROUBLE)
+            says(ctx, DIRECTOR, "出错了：数据库无法使用，QQ 20007 的私聊消息（开头：诽谤 1）未能处理，没有生效。请查看日志。"
+                                "数据库恢复之前的消息同样无法处理（每个发送者都会收到通知），恢复时会再告诉你。")
+        for name in ("西瓜", "柠檬"):
+            async with chat(app) as (ctx, bot):
+                ctx.receive_event(bot, private(QQ[name], "帮助"))
+                says(ctx, QQ[name], TROUBLE)  # and nothing to the directors
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(QQ["西瓜"], "帮助"))
+        says(ctx, QQ["西瓜"], STRANGER_TEXT)
+        says(ctx, DIRECTOR, "数据库已恢复，消息又能正常处理了。故障期间有 3 条消息未能处理，发送者都已收到通知，需要时请他们重新发送。")
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(QQ["柠檬"], "帮助"))
+        says(ctx, QQ["柠檬"], STRANGER_TEXT)
