@@ -34,7 +34,7 @@ from bot_helpers import (
     says,
     says_with,
 )
-from engine import Ballots, CloseDay, FactionLoss, OpenDay
+from engine import Act, Ballots, CloseDay, FactionLoss, OpenDay
 from engine.game import discuz_code
 from service import parse
 from service.models import CommandRow, GameRow, OutboxRow, PoolGroupRow, SeatRow, TeamRow
@@ -278,6 +278,32 @@ async def test_discuz_code_in_last_words_is_shown_not_applied_in_the_forum_post(
 ])
 def test_every_tag_shape_discuz_could_read_is_neutralised_for_the_forum(text, shown):
     assert forum_safe(text) == shown and discuz_code(text)
+
+
+@pytest.mark.parametrize("text, shown", [
+    ("证据看 http://evil.example/log.png 或者 www.evil.example", "证据看 http：//evil.example/log.png 或者 www．evil.example"),
+    ("HTTPS://EVIL.example?q=1#x，thunder://abc，投果果www.x.cn", "HTTPS：//EVIL.example?q=1#x，thunder：//abc，投果果www．x.cn"),
+    # an address Discuz! does not link stays as written: inside a tag's value or right after one, in a word
+    ("［url=http://x.example]a［/url] ［img]http://x.example/a.png［/img] xhttp://x www.", None),
+])
+def test_a_bare_address_is_shown_not_linked_in_the_forum(text, shown):
+    """"禁止在除树洞以外的游戏相关帖内贴出……网址": Discuz! links a bare address as it stores a post, so what a player
+    wrote is pasted with the address shown as text."""
+    assert forum_safe(text) == (shown or text)
+
+
+async def test_a_bare_address_in_last_words_is_not_a_link_in_the_opening_post(banshabot):
+    service = banshabot.service
+    t = await running_game(service)
+    await day_two(service, t)
+    await director_does(service, t, Ballots("exile", (("果果", "菠萝"), ("橘子", "菠萝"), ("西瓜", "菠萝"))))
+    await director_does(service, t, Act(by="菠萝", skill="遗言", text="真相在 https://evil.example/1"))
+    await director_does(service, t, CloseDay())
+    await quiet_night(service, t)
+    await director_does(service, t, OpenDay())
+    posted = [p["text"] for a, p in await OutboxRow.all().order_by("id").values_list("action", "params")
+              if p.get("user_id") == DIRECTOR and p["text"].startswith("【开门公告")]
+    assert "真相在 https：//evil.example/1" in posted[-1] and "https://" not in posted[-1]
 
 
 @pytest.mark.parametrize("text", ["我是[3]号，投[笑]", "[3楼]", "数组a[1]", "半个[b", "【遗言】", "[]", "[ 我 ]",
