@@ -855,7 +855,13 @@ class Service:
         await self.delivered()
 
     async def open_deadlines(self, t: Table) -> list[DeadlineRow]:
-        return await DeadlineRow.filter(game_id=t.row.id, done=False).order_by("id")
+        """The game's open time limits (every 帮助 shows them): read from the SQLite file directly where
+        the bot reads it so (`handling.Seen.read_from`), not through the database's thread, behind
+        whatever it is writing."""
+        rows = self.seen.read('SELECT * FROM "deadline" WHERE "game_id"=? AND "done"=0 ORDER BY "id"', (t.row.id,))
+        if rows is None:
+            return await DeadlineRow.filter(game_id=t.row.id, done=False).order_by("id")
+        return [DeadlineRow._init_from_db(**row) for row in rows]
 
     # --- team groups -----------------------------------------------------------------------------------
     async def team_changed(self, t: Table, team: str, members: list[str]) -> None:

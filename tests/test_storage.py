@@ -367,3 +367,25 @@ async def test_a_message_that_did_arrive_is_found_on_onebots_clock_not_the_bots(
     assert onebot.to(QQ["柠檬"]) == ["通灵：今晚 10号 菠萝 被指杀"]
     assert not await OutboxRow.filter(sent_at=None).exists()
     assert (await OutboxRow.get(id=quick.id)).message_id == "1"  # the id found in the history
+
+
+async def test_help_reads_the_open_time_limits_from_the_file_as_stored(database):
+    """`帮助` reads its game's open time limits straight from the SQLite file (not through the database's
+    thread): the same limits, with the same times, as the stored rows."""
+    path = sqlite_path(database)
+    if path is None:
+        pytest.skip("a database that is not a SQLite file is read through tortoise only")
+    from service import player
+
+    async with running(OneBot()) as service:
+        game = await started_game(service)
+        t = await service.table(game)
+        through_tortoise = player.help_text(t, "西瓜", await DeadlineRow.filter(game_id=game, done=False).order_by("id"))
+        service.seen.read_from(path)
+        try:
+            direct = await service.open_deadlines(t)
+        finally:
+            service.seen.read_from(None)
+        assert [(d.id, d.key, d.due_at, d.who, d.done) for d in direct] == [
+            (d.id, d.key, d.due_at, d.who, d.done) for d in await DeadlineRow.filter(game_id=game, done=False).order_by("id")]
+        assert player.help_text(t, "西瓜", direct) == through_tortoise and "截止 " in through_tortoise
