@@ -144,12 +144,18 @@ def crow_receipt(text: str) -> bool:
     return "诽谤" in text
 
 
-async def round_trips(client: Client, games: list[int], count: int, wanted: Callable[[str], bool]) -> list[float]:
-    """`count` messages one after another, each from a game's crow: the round trip of each."""
+def help_reply(text: str) -> bool:
+    return text.startswith("你是 ")
+
+
+async def round_trips(client: Client, games: list[int], count: int, wanted: Callable[[str], bool],
+                      message: Callable[[int], str] = crow_message) -> list[float]:
+    """`count` messages one after another, each from a game's crow (her 诽谤, or `message`): the round trip
+    of each."""
     times = []
     for n in range(count):
         game = games[n % len(games)]
-        times.append(await client.ask(player_qq(game, CROW), crow_message(n // len(games)), wanted))
+        times.append(await client.ask(player_qq(game, CROW), message(n // len(games)), wanted))
     return times
 
 

@@ -541,11 +541,12 @@ class Game:
         if s.phase == "day":
             self.rules.begin_day(self)
 
-    def announce(self, names: list[str], extra: dict | None = None, lines: list[str] = ()) -> None:
+    def announce(self, names: list[str], extra: dict | None = None, lines: list[str] = (), earlier: bool = False) -> None:
         """The 开门 list of who went out in the night just ended, in the post's order. `extra`: what the
         ruleset adds to the morning's record, `lines` to its text. The first day of a game that opens by
         day has no night and no day before it. Made at a 开门, it carries that 开门's heading; made later
-        (M131's night 1, after the election), its own."""
+        (M131's night 1, after the election), its own. `earlier`: the night is not last night, a day lies
+        between (M131's night 1 published at day 2 when the election was never counted)."""
         s = self.state
         players = [s.player(n) for n in names]
         if self.rules.announce_order == "seat":
@@ -555,12 +556,14 @@ class Game:
         # "每个游戏日白天开始时，都会公示前一天因投票出局角色名单、夜晚出局角色名单、当日警长"
         voted = [self.find(d["name"]) for d in s.deaths if d["phase"] == "day" and d["number"] == s.day_no - 1 and d["cause"] == "投票"]
         text = [self.opening or f"第{s.day_no}天公示"]
-        night = s.night is not None and (self.night_before or not self.opening)  # a day after a day has no night
+        # a day after a day has no night, unless an earlier night's list waited for it
+        night = s.night is not None and (self.night_before or not self.opening or earlier)
         self.opening = None
         if s.day_no > 1:
             text.append("前一天投票出局：" + ("、".join(self.label(p) for p in voted) or "无"))
         if night:
-            text.append("昨晚出局：" + ("、".join(self.label(p) for p in players) if players else "无人出局（平安夜）"))
+            text.append((f"第{s.night.number}夜出局：" if earlier else "昨晚出局：")
+                        + ("、".join(self.label(p) for p in players) if players else "无人出局（平安夜）"))
         text += self.office_lines("当日")
         text = "\n".join([*text, *lines])
         self.emit(Announcement("day", s.day_no, ordered, text))

@@ -391,14 +391,17 @@ class M131(Ruleset):
     # --- the day -----------------------------------------------------------------------------------------
     def morning(self, g: Game, night_deaths: list[str]) -> None:
         # "第一个夜晚需要公示的信息以及出局名单在警长竞选完毕之后公布。" — night 1's list waits (resolve_night).
-        if g.state.day_no > 1:
+        if g.state.day_no > 1 and "held_deaths" in g.state.carry:
+            # the election was never counted: night 1's list goes out with day 2's 开门, as night 1's
+            self._night_one_out(g, earlier=True)
+        elif g.state.day_no > 1:
             g.announce(night_deaths)
 
     def after_election(self, g: Game, elected: str | None) -> None:
         super().after_election(g, elected)
         self._night_one_out(g)
 
-    def _night_one_out(self, g: Game) -> None:
+    def _night_one_out(self, g: Game, earlier: bool = False) -> None:
         """Night 1's victims go out and are published: after the election, or at day 2's 开门 when it was
         never counted. One elected is "警长……在第一夜出局": asked for <殉职> as he goes out (after_death).
         One a red card took out meanwhile is out already and not on the list."""
@@ -411,12 +414,10 @@ class M131(Ruleset):
                 out.append(name)
                 g.kill(s.player(name), cause, at=("night", 1))
         g.fresh[:] = [n for n in g.fresh if n not in out]  # published in the list below, not by day
-        g.announce(out)
+        g.announce(out, earlier=earlier)
 
     def begin_day(self, g: Game) -> None:
         s = g.state
-        if "held_deaths" in s.carry and s.day_no > 1:  # the election was never counted
-            self._night_one_out(g)
         # 诽谤: "其在下一个游戏日投票时被投票数多计一票" and "诽谤仅对放逐投票有效，对警长竞选投票无效" — the
         # next game day after night 1 is the 警长竞选日, so night 1's 诽谤 counts nowhere.
         s.carry["slander_today"] = s.carry.pop("slander_next", None)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field, replace
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from tortoise.transactions import in_transaction
@@ -75,6 +75,7 @@ class Proposal:
     withdrawn: dict[str, list[str]] = field(default_factory=dict)  # audience -> messages no longer true
     changes: list[str] = field(default_factory=list)  # what differs in the game, in words
     reopened_day: bool = False  # a 开门 taken back: the day's announced closing time goes with it
+    close_back: datetime | None = None  # a 开门 brought back: the closing time it had comes back with it
     close_moves: int = 0  # days the day's closing time moves: a 延时 (M131) taken back or brought back
     revived: list[str] | None = None  # a finished game goes on: how its groups come back (None: it does not)
 
@@ -180,6 +181,17 @@ def _undoable(rows: list[CommandRow], entries: list[tuple[CommandRow, Command]])
     return {seq: mine[seq] for seq in sorted(mine) if mine[seq][0].source.startswith("director:")}
 
 
+def _opening_undone(rows: list[CommandRow], seq: int) -> bool | None:
+    """What taking entry `seq` back does to a 开门: takes it back (True), brings it back (False: `seq`
+    is the 撤销 that took it back), or neither (None). A 撤销 of a 撤销 brings back what that one took."""
+    by_seq = {row.seq: row for row in rows}
+    undos, row = 0, by_seq[seq]
+    while row.payload["type"] == history.CORRECTION and row.payload["command"] is None:
+        undos += 1
+        row = by_seq[row.payload["seq"]]
+    return undos % 2 == 0 if row.payload["type"] == OpenDay.__name__ else None
+
+
 def _said(t: Table, row: CommandRow, cmd: Command | None) -> str:
     """An entry as it now reads."""
     return history.said(t, row) if cmd is None else f"{history.who(t, row.source)}：{history.describe(to_dict(cmd))}"
@@ -211,7 +223,13 @@ async def propose_undo(service: Service, t: Table, qq: str, number: int) -> str:
         return f"第{number}条不是本阶段导演的操作，不能撤销。发送“撤销”查看可以撤销的操作。"
     row, cmd = mine[seq]
     p = await _propose(service, t, qq, rows, entries, "撤销", seq, None)
-    p.reopened_day = isinstance(cmd, OpenDay)
+    opening = _opening_undone(rows, seq)
+    p.reopened_day = opening is True
+    kept = next(row for row in rows if row.seq == seq).payload.get("closing")
+    if opening is False and kept:
+        # the 开门 comes back: with the closing time it had when the correction now undone took it away
+        p.close_back = datetime.fromisoformat(kept)
+        p.changes.append(f"本日关门时间：恢复为 {clock(p.close_back)}")
     return f"撤销第{number}条（{clock(row.at)} {history.said(t, row)}）\n" + _shown(t, p)
 
 
@@ -497,9 +515,11 @@ async def confirm(service: Service, t: Table, qq: str, side: "QQSide | None" = N
         t.game = p.game
         try:
             async with in_transaction():
+                # a 开门 taken back keeps the day's closing time, for a 撤销 of this correction to bring back
+                kept = {"closing": t.row.planned_close.isoformat()} if p.reopened_day and t.row.planned_close else {}
                 await CommandRow.create(game_id=t.row.id, seq=p.log_length, source=f"director:{qq}", at=service.now(),
                                         payload={"type": history.CORRECTION, "seq": p.seq, "command": p.command,
-                                                 "void": p.void, "moot": p.moot})
+                                                 "void": p.void, "moot": p.moot, **kept})
                 t.next_seq = p.log_length + 1
                 events = p.events
                 if reviving:
@@ -518,10 +538,13 @@ async def confirm(service: Service, t: Table, qq: str, side: "QQSide | None" = N
                         told[to] = await service.queue(to, "【更正】你之前收到的以下消息有误，已作废：\n" + "\n".join(f"「{x}」" for x in texts), t.row.id)
                 if p.reopened_day:
                     t.row.planned_close = None
+                elif p.close_back:
+                    t.row.planned_close = p.close_back
                 elif p.close_moves and t.row.planned_close:
                     await move_close(service, t, p.close_moves)
                 await service._consequences(t, Outcome(ok=True, events=events), before, told)
-                if before == "night" and t.game.phase == "day":  # a 关门 taken back: the day's closing time is again to come
+                if p.close_back or before == "night" and t.game.phase == "day":
+                    # a 关门 taken back, a 开门 brought back: the day's closing time is again to come
                     await retime_from_close(service, t)
         except BaseException:
             t.game = old

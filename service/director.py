@@ -287,10 +287,7 @@ async def _start(service: Service, t: Table, qq: str, rest: str, side: QQSide) -
         return ("未开始：以下玩家正在另一局进行中的游戏里：\n"
                 + "\n".join(f"{s.seat}号 {s.name}（QQ {s.qq}）在 #{other.row.id} {other.row.title}" for s, other in elsewhere)
                 + "\n两局同时进行时，他们私聊我的每条消息都要以“#编号 ”开头。请用“名单”换人，或发送“开始 确认”让他们同时参加。")
-    members, ask = side.pool()
-    # before any group is lent: every free pool group holds nobody but the bot
-    for note in await groups.before_lending(service, members, ask, t.row.id):
-        await service.tell_directors(t, note)
+    await _pool_checked(service, t, side)
     rules = get_ruleset(t.row.ruleset)
     first = "关门" if rules.first_phase == "night" else "开门"
     # the ruleset's own start skills (M131's 认亲, 146's 丘比特之箭; 154 has none)
@@ -312,7 +309,21 @@ async def _submit(service: Service, t: Table, qq: str, cmd) -> str:
     return "已执行。" if outcome.ok else f"未执行：{outcome.error}"
 
 
+async def _pool_checked(service: Service, t: Table, side: QQSide) -> None:
+    """Before any group is lent: every free pool group holds nobody but the bot."""
+    for note in await groups.before_lending(service, *side.pool(), t.row.id):
+        await service.tell_directors(t, note)
+
+
+async def _first_phase_lends(service: Service, t: Table, side: QQSide) -> None:
+    """Where the teams are formed only when the first phase opens (146's, after the lovers), their groups
+    are lent then: the free pool groups are checked then, as at a start."""
+    if t.game is not None and t.game.phase == "setup" and not t.game.rules.teams_known_when_dealt:
+        await _pool_checked(service, t, side)
+
+
 async def _close(service: Service, t: Table, qq: str, rest: str, side: QQSide) -> str:
+    await _first_phase_lends(service, t, side)
     return await _submit(service, t, qq, CloseDay())
 
 
@@ -345,8 +356,10 @@ def _proposed_close(service: Service, t: Table) -> datetime | None:
 async def _open(service: Service, t: Table, qq: str, rest: str, side: QQSide) -> str:
     # a closing time belongs to one day: the director's, or the post's day length. It is stored with the
     # 开门 (the engine's limits count from it) and only if the 开门 is accepted.
+    planned = _when(rest, service.now()) if rest else _proposed_close(service, t)
+    await _first_phase_lends(service, t, side)
     before, ok = t.row.planned_close, False
-    t.row.planned_close = _when(rest, service.now()) if rest else _proposed_close(service, t)
+    t.row.planned_close = planned
     try:
         outcome = await service.submit(t, OpenDay(), source=f"director:{qq}")
         ok = outcome.ok

@@ -684,7 +684,7 @@ class Service:
             rows += [r for r in unsure if r.id in stored and (stored[r.id].action, stored[r.id].params) == (r.action, r.params)]
         answer = f"{unit.origin[0]}:{unit.origin[1]}" if unit.origin else None  # the chat being answered
         self.outbox.retry_now()  # first: what this handling queued in such a chat goes after it, and is waited for
-        done = self.outbox.send(rows, urgent=lambda row: chat_of(row.action, row.params) == answer)
+        done = self.outbox.send(rows, urgent=lambda row: chat_of(row.action, row.params) == answer, answers_only=True)
         await done
         await self.outbox.marks.drain()
         for hook in self.after_commit:
@@ -935,7 +935,13 @@ class Service:
         await self.delivered()
 
     async def open_deadlines(self, t: Table) -> list[DeadlineRow]:
-        return await DeadlineRow.filter(game_id=t.row.id, done=False).order_by("id")
+        """The game's open time limits (every 帮助 shows them): read from the SQLite file directly where
+        the bot reads it so (`handling.Seen.read_from`), not through the database's thread, behind
+        whatever it is writing."""
+        rows = self.seen.read('SELECT * FROM "deadline" WHERE "game_id"=? AND "done"=0 ORDER BY "id"', (t.row.id,))
+        if rows is None:
+            return await DeadlineRow.filter(game_id=t.row.id, done=False).order_by("id")
+        return [DeadlineRow._init_from_db(**row) for row in rows]
 
     # --- team groups -----------------------------------------------------------------------------------
     async def team_changed(self, t: Table, team: str, members: list[str]) -> None:
@@ -1009,10 +1015,12 @@ class Service:
                 check(rules, players)
         except LineupError as exc:
             raise ServiceError(str(exc)) from exc
+        # stored first, all together, then in memory: a failure half-way leaves both as they were
         async with self.transaction():
             for seat, (_, role) in zip(t.seats, players):
-                seat.role = role
-                await seat.save()
+                await SeatRow.filter(id=seat.id).update(role=role)
+        for seat, (_, role) in zip(t.seats, players):
+            seat.role = role
 
     async def start(self, t: Table, notes: list[tuple[Address, str]] = ()) -> None:
         """`notes`: messages stored with the start, after the briefs (the director's reply)."""

@@ -99,6 +99,18 @@ class Seen:
             self.file.close()
         self.file = None if path is None else sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None)
 
+    def read(self, sql: str, params: tuple) -> list[dict] | None:
+        """Rows read from the SQLite file directly (each as column -> value); None where it is not
+        open or busy for a moment: then ask tortoise."""
+        if self.file is None:
+            return None
+        try:
+            cursor = self.file.execute(sql, params)
+            names = [column[0] for column in cursor.description]
+            return [dict(zip(names, row)) for row in cursor.fetchall()]
+        except sqlite3.Error:
+            return None
+
     async def stored(self, key: str) -> bool:
         if self.file is not None:
             try:

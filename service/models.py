@@ -100,6 +100,8 @@ class OutboxRow(Model):
     attempts = fields.IntField(default=0)
     last_error = fields.TextField(default="")
     given_up_at = fields.DatetimeField(null=True)
+    # the id OneBot gave the message sent: the next one of its chat, in doubt, is looked for after it
+    message_id = fields.CharField(max_length=40, null=True)
 
     class Meta:
         table = "outbox"

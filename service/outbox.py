@@ -14,7 +14,8 @@ where that cannot be known. After a crash, the same holds for every action that 
 each one's id is written to a file (`Handed`) before OneBot is called, cheaply and beside the
 database, so a quick send whose mark was not stored yet is looked up too.
 
-Whoever handed actions over waits until each was attempted, but never for another chat's trouble:
+Whoever handed actions over waits until each was attempted (at a pace, a handling only for its
+answers: its broadcast goes at the pace without it), but never for another chat's trouble:
 not for a retry, and not past `SLOW` seconds of a call OneBot is slow to answer (what stands behind
 such a call in its chat is not waited for either).
 
@@ -44,8 +45,9 @@ log = logging.getLogger("banshabot.outbox")
 Call = Callable[[str, dict], Awaitable[object]]
 Sent = Callable[[OutboxRow], Awaitable[None]]
 GivenUp = Callable[[OutboxRow], Awaitable[None]]
-Confirm = Callable[[OutboxRow], Awaitable["bool | None"]]
+Confirm = Callable[[OutboxRow, "str | None"], Awaitable["bool | None"]]
 
+LOOK_FOR_LAST = 500  # stored sends looked through for a chat's last delivered message (after a restart)
 TRYING = "发送中"  # last_error while an attempt's outcome is not known (kept through a crash)
 
 
@@ -100,6 +102,7 @@ class RateLimit:
         self.tokens = self.capacity
         self.stamp = time.monotonic()
         self.waiting: list[tuple[int, int, asyncio.Future]] = []
+        self.held: dict[object, tuple[int, asyncio.Future]] = {}  # who waits: his place in the order
         self.order = itertools.count()
         self.timer: asyncio.TimerHandle | None = None
 
@@ -108,7 +111,7 @@ class RateLimit:
         self.tokens = min(self.capacity, self.tokens + (now - self.stamp) * self.rate)
         self.stamp = now
 
-    async def permit(self, priority: int) -> None:
+    async def permit(self, priority: int, who: object) -> None:
         if self.rate <= 0:
             return
         self._refill()
@@ -116,9 +119,20 @@ class RateLimit:
             self.tokens -= 1
             return
         future = asyncio.get_running_loop().create_future()
-        heapq.heappush(self.waiting, (priority, next(self.order), future))
+        order = next(self.order)
+        heapq.heappush(self.waiting, (priority, order, future))
+        self.held[who] = (order, future)
         self._release()
-        await future
+        try:
+            await future
+        finally:
+            self.held.pop(who, None)
+
+    def hasten(self, who: object) -> None:
+        """`who`, waiting, goes first from now on (priority 0, in his place of arrival)."""
+        order, future = self.held.get(who, (0, None))
+        if future is not None and not future.done():
+            heapq.heappush(self.waiting, (0, order, future))  # its old place is passed over once done
 
     def _release(self) -> None:
         self.timer = None
@@ -128,7 +142,7 @@ class RateLimit:
             if not future.done():
                 self.tokens -= 1
                 future.set_result(None)
-        while self.waiting and self.waiting[0][2].done():  # given up by whoever waited
+        while self.waiting and self.waiting[0][2].done():  # given up by whoever waited, or hastened
             heapq.heappop(self.waiting)
         if self.waiting and self.timer is None:
             self.timer = asyncio.get_running_loop().call_later((1 - self.tokens) / self.rate, self._release)
@@ -166,7 +180,7 @@ class Marks:
     `unsettled` holds the rows sent or given up whose mark is not stored yet, so that a look at the
     stored rows meanwhile does not take them for rows still to send."""
 
-    FIELDS = ("sent_at", "attempts", "last_error", "given_up_at")
+    FIELDS = ("sent_at", "attempts", "last_error", "given_up_at", "message_id")
     PAUSE = 5.0  # seconds between tries while the database refuses them
     GATHER = 0.05  # seconds a mark waits for others to be written with
 
@@ -296,7 +310,10 @@ class Outbox:
         self.now = now
         self.sent = sent  # told of each action once OneBot accepted it (a time limit may start then)
         self.given_up: GivenUp | None = None  # told of each action given up (the director is told)
-        self.confirm: Confirm | None = None  # whether an action in doubt reached its chat (None: unknown)
+        # whether an action in doubt reached its chat (None: unknown), given the id of the message
+        # delivered before it in that chat
+        self.confirm: Confirm | None = None
+        self.last_ids: dict[str, str | None] = {}  # chat -> the id OneBot gave its last message delivered
         self.queued: Callable[[], list[OutboxRow]] = lambda: []  # what `sent` / `given_up` queued
         self.timeout = timeout
         self.attempts = attempts
@@ -335,10 +352,12 @@ class Outbox:
                 lane.task.cancel()
 
     # --- handing over ------------------------------------------------------------------------------
-    def send(self, rows: Iterable[OutboxRow], urgent: Callable[[OutboxRow], bool] = lambda row: False) -> asyncio.Future:
+    def send(self, rows: Iterable[OutboxRow], urgent: Callable[[OutboxRow], bool] = lambda row: False,
+             answers_only: bool = False) -> asyncio.Future:
         """Hand stored rows to their chats' lanes. The result is done once each was attempted, with
         whatever its delivery queued in turn (the director's 时限开始), or at once while OneBot is
-        not connected."""
+        not connected. `answers_only`: at a pace, only the urgent rows are waited for (a handling's
+        answer after its broadcast, the 开始's, must not wait for the broadcast to go out)."""
         waits = []
         for row in sorted(rows, key=lambda r: r.id):
             entry = self.entries.get(row.id)
@@ -351,6 +370,8 @@ class Outbox:
                 if lane is None:
                     lane = self.lanes[chat] = Lane()
                 _in_order(lane, entry)
+                if entry.urgent:
+                    self._hasten(lane, entry)
                 if lane.task is None or lane.task.done():
                     # not the caller's context: what a delivery queues belongs to no caller's handling
                     lane.task = asyncio.create_task(self._drive(chat, lane), context=self.context())
@@ -362,10 +383,22 @@ class Outbox:
                 if not entry.attempted.done():
                     entry.attempted.set_result(None)  # behind a failure or a slow call: not waited for
                 continue
+            if answers_only and not entry.urgent and self.limit.rate > 0:
+                continue  # it goes at the pace; nobody waits for it
             if entry.attempted.done():  # attempted before: the caller waits for the next attempt
                 entry.attempted = asyncio.get_running_loop().create_future()
             waits.append(entry.attempted)
         return _all(waits)
+
+    def _hasten(self, lane: Lane, entry: Entry) -> None:
+        """An answer to someone who just wrote: what waits ahead of it in his chat (his brief) must go
+        first, so all of it goes before broadcasts too."""
+        for ahead in lane.entries:
+            if ahead is entry:
+                break
+            if not ahead.urgent:
+                ahead.urgent = True
+                self.limit.hasten(ahead)
 
     async def flush(self, call: Call | None = None) -> None:
         """Every stored action not yet sent, tried now (a failed one without waiting for its retry):
@@ -430,6 +463,7 @@ class Outbox:
                 lane.task.cancel()
         self.lanes.clear()
         self.entries.clear()
+        self.last_ids.clear()
         self.marks.unsettled.clear()
 
     # --- the lanes --------------------------------------------------------------------------------
@@ -483,10 +517,10 @@ class Outbox:
         row = entry.row
         if entry.in_doubt or row.last_error == TRYING:
             with self._watched(lane):
-                if await self._confirmed(row):
+                if await self._confirmed(row, chat_of(row.action, row.params)):
                     # tried before without an answer (or the bot stopped meanwhile), and it did arrive
                     return await self._delivered(entry)
-        await self.limit.permit(0 if entry.urgent else 1)
+        await self.limit.permit(0 if entry.urgent else 1, entry)
         call = self.call
         if call is None:
             return "unreachable"
@@ -499,7 +533,7 @@ class Outbox:
         try:
             with self._watched(lane):
                 async with asyncio.timeout(self.timeout):
-                    await call(row.action, dict(row.params))
+                    answer = await call(row.action, dict(row.params))
         except TimeoutError:  # no answer in time: it may have gone out
             entry.in_doubt = True
             return await self._failed(entry, f"{self.timeout:g} 秒内没有回应", keep=TRYING)
@@ -525,6 +559,8 @@ class Outbox:
             return await self._failed(entry, f"{type(exc).__name__}: {exc}", keep=TRYING)
         finally:
             lane.calling = False
+        ident = answer.get("message_id") if isinstance(answer, dict) else None
+        row.message_id = None if ident is None else str(ident)
         return await self._delivered(entry)
 
     @contextlib.contextmanager
@@ -544,16 +580,28 @@ class Outbox:
             timer.cancel()
             lane.slow = False
 
-    async def _confirmed(self, row: OutboxRow) -> bool:
+    async def _confirmed(self, row: OutboxRow, chat: str) -> bool:
         if self.confirm is None or self.call is None:
             return False
         try:
-            return bool(await asyncio.wait_for(self.confirm(row), self.timeout))
+            return bool(await asyncio.wait_for(self.confirm(row, await self._last_id(chat, row)), self.timeout))
         except Exception:  # the implementation offers no history, or it failed: send again
             return False
 
+    async def _last_id(self, chat: str, row: OutboxRow) -> str | None:
+        """The id of the message delivered in `chat` before `row` (None: not known): known since this
+        bot delivered it, or stored (after a restart)."""
+        if chat in self.last_ids:
+            return self.last_ids[chat]
+        earlier = OutboxRow.filter(id__lt=row.id, action=row.action, sent_at__not_isnull=True)
+        for before in await earlier.order_by("-id").limit(LOOK_FOR_LAST):
+            if chat_of(before.action, before.params) == chat:
+                return before.message_id
+        return None
+
     async def _delivered(self, entry: Entry) -> str:
         row = entry.row
+        self.last_ids[chat_of(row.action, row.params)] = row.message_id
         row.sent_at = self.now()
         row.last_error = ""
         entry.in_doubt = False

@@ -23,15 +23,25 @@ def zone() -> tzinfo:
     return _zone
 
 
+# What Discuz! turns into a link as it stores a post (function_post.php `parseurl`): a bare address
+# starting with one of its schemes or "www.", not right after a letter, a digit, "]", "=", a quote or a
+# slash (there it belongs to something else), followed by a character an address may hold.
+BARE_URL = re.compile(r"""(?<![\]a-z0-9\-="'\\/])(?:(https?|ftp|gopher|news|telnet|rtsp|mms|callto|bctp|thunder|qqdl"""
+                      r"""|synacast)://|(www)\.)(?=[a-z0-9/\-_+=.~!%@?#&;:$\\()|])""", re.IGNORECASE)
+
+
 def forum_safe(text: str) -> str:
     """Text for the forum with every Discuz! code in it shown as written instead of applied (a tag's
-    opening bracket becomes a full-width one, which Discuz! reads as text): what the director pastes
-    links, shows and hides nothing a player wrote. What counts as code: `engine.game.discuz_code`."""
+    opening bracket becomes a full-width one, which Discuz! reads as text), and every bare address
+    shown, not linked (its "://" or "www."'s dot full-width: the posts forbid 贴出网址): what the
+    director pastes links, shows and hides nothing a player wrote. What counts as code:
+    `engine.game.discuz_code`."""
     out, last = [], 0
     for at in discuz_code(text):
         out += (text[last:at], "［")
         last = at + 1
-    return "".join(out) + text[last:]
+    bracketed = "".join(out) + text[last:]
+    return BARE_URL.sub(lambda m: f"{m[1]}：//" if m[1] else f"{m[2]}．", bracketed)
 
 
 # the answer to a message whose handling broke unexpectedly: nothing was done

@@ -229,6 +229,9 @@ async def test_a_146_game_is_set_up_and_its_groups_formed_when_day_one_opens(app
     pack = [w for w in WOLVES if w != "来福"]
     async with chat(app) as (ctx, bot):  # 开门: the lovers are formed, then every team gets its group
         ctx.receive_event(bot, private(DIRECTOR, "开门"))
+        for group in POOL:  # checked again before any is lent
+            lists_members(ctx, group)
+            hides_history(ctx, group)
         says(ctx, QQ["来福"], "丘比特之箭：你与 5号 金宝 成为情侣。<殉情>：情侣中一人出局，另一人立即出局。"
                              "你们属于不同阵营，私奔形成【黑情侣阵营】：胜利条件为其他阵营全部判负。你失去<杀人>，离开狼群。")
         says(ctx, QQ["金宝"], "丘比特之箭：你与 3号 来福 成为情侣。<殉情>：情侣中一人出局，另一人立即出局。"
@@ -624,3 +627,33 @@ async def test_a_red_card_after_the_vote_moves_the_badge_at_random_and_tells_the
         says(ctx, DIRECTOR, "已执行。")
     assert t.game.state.sheriff == heir
     await player(app, "大勇", "殉职 22", "未执行：大勇 现在不能发动<殉职>")
+
+
+async def test_the_groups_lent_at_day_one_are_checked_for_outsiders_first(banshabot):
+    """146 lends its groups only when day 1 opens (the lovers decide the teams), a while after the start's
+    check: by then someone may have got into a free pool group. The pool is checked again before the 开门
+    lends any: he is removed before the group is renamed and its team's roster posted there, and the
+    directors are told."""
+    from service import director as directing
+
+    service = banshabot.service
+    t = await started(service)
+    outsider = "50001"
+
+    async def members(group_id: str) -> tuple[str, dict[str, str]]:
+        return "owner", ({outsider: "member"} if group_id == str(POOL[2]) else {})
+
+    async def no_friends() -> set[str]:
+        return set()
+
+    async def ask(action: str, params: dict) -> None:
+        return None  # the history setting of each group: turned off
+
+    reply = await directing.handle(service, str(DIRECTOR), "开门", no_friends, members, ask)
+    assert reply.startswith("已执行。"), reply
+    sent = await drain()
+    kick = ("set_group_kick", {"group_id": POOL[2], "user_id": int(outsider), "reject_add_request": False})
+    assert kick in sent
+    in_group = [(action, params) for action, params in sent if params.get("group_id") == POOL[2]]
+    assert in_group[0] == kick and in_group[1][0] == "set_group_name", in_group
+    assert f"群 {POOL[2]} 里有不属于任何队伍的人，已移出：{outsider}" in [p.get("text") for _, p in sent]

@@ -521,3 +521,33 @@ async def test_a_delay_taken_back_takes_the_day_back_to_its_closing_time(app: Ap
                   "· 本日关门时间：12-03 21:00 → 12-02 21:00\n")
     await directs(service, "确认")
     assert "delayed" not in t.game.state.carry and clock(t.row.planned_close) == "12-02 21:00"
+
+
+async def test_an_opening_taken_back_and_brought_back_brings_back_its_closing_time(banshabot):
+    """开门 announced the day's closing time (then changed to 22:30); taking the 开门 back takes the time with
+    it; taking that correction back opens the day again, closing at the time it had."""
+    from service.models import CommandRow
+    from service.texts import clock
+
+    service = banshabot.service
+    t = await running_game(service)
+    await day_two(service, t)
+    await close_day(service, t)
+    await quiet_night(service, t)
+    await directs(service, "开门")  # day 3, closing 12-02 21:00 as the post proposes
+    opening = await CommandRow.filter(game_id=t.row.id).count()
+    await directs(service, "关门时间 12-02 22:30")
+    await directs(service, f"撤销 {opening}")
+    await directs(service, "确认")
+    assert t.game.phase == "night" and t.row.planned_close is None
+    correction = await CommandRow.filter(game_id=t.row.id).count()
+    shown = await directs(service, f"撤销 {correction}")
+    assert "· 本日关门时间：恢复为 12-02 22:30\n" in texts_to(shown, DIRECTOR)[0]
+    await directs(service, "确认")
+    assert t.game.phase == "day" and clock(t.row.planned_close) == "12-02 22:30"
+    await t.row.refresh_from_db()
+    assert clock(t.row.planned_close) == "12-02 22:30"
+    # and taken back once more, it goes again
+    await directs(service, f"撤销 {correction + 1}")
+    await directs(service, "确认")
+    assert t.game.phase == "night" and t.row.planned_close is None

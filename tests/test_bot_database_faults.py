@@ -161,3 +161,30 @@ async def test_a_game_whose_log_no_longer_replays_is_reported_and_the_others_go_
         says(ctx, QQ["西瓜"] + 100, "预言结果：1号 果果 是<非村民阵营>")
         says(ctx, DIRECTOR, "已发给 5号 西瓜 的反馈：预言结果：1号 果果 是<非村民阵营>")
         says(ctx, DIRECTOR, "5号 西瓜：预言 1")
+
+
+async def test_an_assignment_the_database_fails_half_way_leaves_every_identity_as_it_was(banshabot):
+    """分配 again (two identities swapped) while the database fails at the fifth seat: nothing of the new
+    assignment holds, neither stored nor in memory, so a 开始 deals what the director last saw confirmed."""
+    connection = Tortoise.get_connection("default")
+    if connection.capabilities.dialect == "postgres":
+        pytest.skip("the failure is made with a SQLite trigger")
+    service = banshabot.service
+    row = await service.create(str(DIRECTOR), "M131", "")
+    t = await service.table(row.id)
+    await service.set_roster(t, [(name, str(qq)) for name, qq, _ in PLAYERS])
+    first = [(name, role) for name, _, role in PLAYERS]
+    await service.assign(t, first)
+    swapped = [(name, {"狼人": "村民", "村民": "狼人"}.get(role, role) if name in ("果果", "菠萝") else role) for name, role in first]
+    await connection.execute_script(
+        "CREATE TEMP TRIGGER seat_five BEFORE UPDATE OF role ON seat WHEN NEW.seat = 5 "
+        "BEGIN SELECT RAISE(ABORT, 'disk I/O error'); END")
+    try:
+        with pytest.raises(Exception):
+            await service.assign(t, swapped)
+    finally:
+        await connection.execute_script("DROP TRIGGER seat_five")
+    assert [(s.name, s.role) for s in t.seats] == first
+    from service.models import SeatRow
+
+    assert [(s.name, s.role) for s in await SeatRow.filter(game_id=t.row.id).order_by("seat")] == first

@@ -19,6 +19,7 @@ from bot_helpers import (
     GROUP,
     PLAYERS,
     QQ,
+    STRANGER_TEXT,
     WOLVES,
     chat,
     day_two,
@@ -33,7 +34,7 @@ from bot_helpers import (
     says,
     says_with,
 )
-from engine import Ballots, CloseDay, FactionLoss, OpenDay
+from engine import Act, Ballots, CloseDay, FactionLoss, OpenDay
 from engine.game import discuz_code
 from service import parse
 from service.models import CommandRow, GameRow, OutboxRow, PoolGroupRow, SeatRow, TeamRow
@@ -279,6 +280,32 @@ def test_every_tag_shape_discuz_could_read_is_neutralised_for_the_forum(text, sh
     assert forum_safe(text) == shown and discuz_code(text)
 
 
+@pytest.mark.parametrize("text, shown", [
+    ("证据看 http://evil.example/log.png 或者 www.evil.example", "证据看 http：//evil.example/log.png 或者 www．evil.example"),
+    ("HTTPS://EVIL.example?q=1#x，thunder://abc，投果果www.x.cn", "HTTPS：//EVIL.example?q=1#x，thunder：//abc，投果果www．x.cn"),
+    # an address Discuz! does not link stays as written: inside a tag's value or right after one, in a word
+    ("［url=http://x.example]a［/url] ［img]http://x.example/a.png［/img] xhttp://x www.", None),
+])
+def test_a_bare_address_is_shown_not_linked_in_the_forum(text, shown):
+    """"禁止在除树洞以外的游戏相关帖内贴出……网址": Discuz! links a bare address as it stores a post, so what a player
+    wrote is pasted with the address shown as text."""
+    assert forum_safe(text) == (shown or text)
+
+
+async def test_a_bare_address_in_last_words_is_not_a_link_in_the_opening_post(banshabot):
+    service = banshabot.service
+    t = await running_game(service)
+    await day_two(service, t)
+    await director_does(service, t, Ballots("exile", (("果果", "菠萝"), ("橘子", "菠萝"), ("西瓜", "菠萝"))))
+    await director_does(service, t, Act(by="菠萝", skill="遗言", text="真相在 https://evil.example/1"))
+    await director_does(service, t, CloseDay())
+    await quiet_night(service, t)
+    await director_does(service, t, OpenDay())
+    posted = [p["text"] for a, p in await OutboxRow.all().order_by("id").values_list("action", "params")
+              if p.get("user_id") == DIRECTOR and p["text"].startswith("【开门公告")]
+    assert "真相在 https：//evil.example/1" in posted[-1] and "https://" not in posted[-1]
+
+
 @pytest.mark.parametrize("text", ["我是[3]号，投[笑]", "[3楼]", "数组a[1]", "半个[b", "【遗言】", "[]", "[ 我 ]",
                                   "[M131]粽子", "[ok] [x=1]"])
 def test_a_bracket_that_can_be_no_code_is_left_as_written_and_not_flagged(text):
@@ -381,3 +408,32 @@ async def test_a_finished_game_takes_no_change_and_leaves_the_next_games_group_a
         ctx.receive_event(bot, private(DIRECTOR, "#1 状态"))
         says_with(ctx, DIRECTOR, "#1 [M131]粽子", "已结束")
     assert [s.qq for s in t2.seats if s.name in WOLVES] == [str(QQ[n] + 100) for n in WOLVES]
+
+
+async def test_while_the_database_fails_the_directors_are_told_once_and_again_when_it_is_back(app: App, banshabot, monkeypatch):
+    """Every message fails while the database does (from people who are not the bot's friends, whose
+    messages the bot takes without asking the database): each sender is answered, the directors hear of the
+    first one only, and once more when a message is handled again."""
+    from tortoise.exceptions import OperationalError
+
+    async def down(*args, **kwargs):
+        raise OperationalError("disk I/O error")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(banshabot.service, "playing", down)
+        async with chat(app) as (ctx, bot):
+            ctx.receive_event(bot, private(QQ["草莓"], "诽谤 1", friend=False))
+            says(ctx, QQ["草莓"], TROUBLE)
+            says(ctx, DIRECTOR, "出错了：数据库无法使用，QQ 20007 的私聊消息（开头：诽谤 1）未能处理，没有生效。请查看日志。"
+                                "数据库恢复之前的消息同样无法处理（每个发送者都会收到通知），恢复时会再告诉你。")
+        for name in ("西瓜", "柠檬"):
+            async with chat(app) as (ctx, bot):
+                ctx.receive_event(bot, private(QQ[name], "帮助", friend=False))
+                says(ctx, QQ[name], TROUBLE)  # and nothing to the directors
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(QQ["西瓜"], "帮助", friend=False))
+        says(ctx, QQ["西瓜"], STRANGER_TEXT)
+        says(ctx, DIRECTOR, "数据库已恢复，消息又能正常处理了。故障期间有 3 条消息未能处理，发送者都已收到通知，需要时请他们重新发送。")
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(QQ["柠檬"], "帮助", friend=False))
+        says(ctx, QQ["柠檬"], STRANGER_TEXT)

@@ -216,6 +216,19 @@ def test_night_ones_victims_are_told_nothing_before_the_election_and_one_elected
     assert g.state.sheriff == "丑"
 
 
+def test_night_ones_list_at_day_two_when_the_election_was_never_counted_names_night_one_not_last_night():
+    # "每个游戏日白天开始时，都会公示……夜晚出局角色名单": night 1's list, held for the election, goes out at day
+    # 2's 开门 if the election was never counted: in that 开门's one post, and as night 1's (day 1 lies
+    # between), not "昨晚"
+    g = new_game()
+    first_night(g)
+    run(g, Act("甲", "杀人", "子"), OpenDay(lapse=True))
+    out = g.apply(OpenDay())
+    assert out.ok and [d.name for d in out.of(Death)] == ["子"]
+    [listed] = [t for t in notices([out], "public") if "子" in t]
+    assert listed == "开门，第2天（放逐投票）\n前一天投票出局：无\n第1夜出局：11号 子\n当日警长：无", listed
+
+
 def test_a_red_card_before_night_ones_list_takes_the_victim_out_first():
     # "红牌罚下出局的角色没有遗言权利": he is in the game until the list is published, so the card takes him out
     g = new_game()

@@ -12,6 +12,7 @@ table upgraded with its games' directors.
 from __future__ import annotations
 
 import asyncio
+import time
 from contextlib import asynccontextmanager
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -27,6 +28,7 @@ from service.config import Config
 from service.db import sqlite_path, tortoise_config
 from service.games import Service
 from service.models import CommandRow, DeadlineRow, GameDirectorRow, GameRow, OutboxRow, SeenMessage
+from service.chat_history import History
 from service.outbox import Refused
 
 
@@ -46,19 +48,31 @@ async def database(database_url):
         yield database_url
 
 
-class OneBot:
-    """Records what the service sends; refuses to a chosen chat."""
+BOT = "99999"
 
-    def __init__(self) -> None:
+
+class OneBot:
+    """Records what the service sends; refuses to a chosen chat. Its clock is `behind` seconds behind
+    the bot's; it keeps each chat's history as NapCat gives it (`get_friend_msg_history`)."""
+
+    def __init__(self, behind: float = 0.0) -> None:
         self.sent: list[tuple[str, str]] = []
         self.refuse: set[int] = set()
+        self.behind = behind
+        self.times: list[int] = []  # OneBot's time of each message sent
 
     async def call(self, action: str, params: dict) -> dict:
         await asyncio.sleep(0)
+        if action == "get_friend_msg_history":
+            return {"messages": [
+                {"message_id": i, "time": at, "user_id": BOT, "sender": {"user_id": BOT},
+                 "message": [{"type": "text", "data": {"text": text}}]}
+                for i, ((who, text), at) in enumerate(zip(self.sent, self.times), 1) if who == str(params["user_id"])]}
         to = params.get("user_id") or params.get("group_id")
         if to in self.refuse:
             raise Refused("ActionFailed: refused")
         self.sent.append((str(to), params.get("text", action)))
+        self.times.append(int(time.time() - self.behind))
         return {"message_id": len(self.sent)}
 
     def to(self, qq: str) -> list[str]:
@@ -253,7 +267,7 @@ async def test_after_a_crash_whatever_was_handed_to_onebot_is_looked_up_before_i
     await OutboxRow.filter(id=quick.id).update(sent_at=None, attempts=0, last_error="")
     looked: list[int] = []
 
-    async def history(row: OutboxRow) -> bool:
+    async def history(row: OutboxRow, anchor: str | None) -> bool:
         looked.append(row.id)
         return row.params["text"] in onebot.to(str(row.params["user_id"]))
 
@@ -313,3 +327,65 @@ async def test_sending_goes_on_where_the_file_of_what_was_handed_over_cannot_be_
         await service.queue(("private", QQ["西瓜"]), "照常发送")
         await service.delivered()
     assert onebot.to(QQ["西瓜"]) == ["照常发送"]
+
+
+async def test_after_a_crash_the_second_of_two_equal_messages_is_sent_not_taken_for_the_first(database, tmp_path):
+    """Two equal messages a second apart: the first went out; the bot crashed as it handed the second to
+    OneBot, which never got it. The chat's history shows the text once, and that message is the first's
+    (the id OneBot gave it): the second is sent."""
+    handed = tmp_path / "sending"
+    onebot = OneBot()
+    text = "第1夜：你可以发动<预言>（发送“预言 座位号”），关门后1小时内有效；不发动请发送“放弃”。"
+    async with running(onebot, handed=handed) as service:
+        await service.queue(("private", QQ["西瓜"]), text)
+        await service.delivered()
+        service.outbox.disconnect()
+        second = await service.queue(("private", QQ["西瓜"]), text)
+        await service.delivered()
+    handed.write_text(f"{second.id}\n")  # noted as handed over: the crash came before OneBot got it
+    async with running(handed=handed) as service:
+        service.outbox.confirm = History(onebot.call, lambda: BOT).delivered
+        await service.outbox.flush(onebot.call)
+    assert onebot.to(QQ["西瓜"]) == [text, text]
+    assert not await OutboxRow.filter(sent_at=None).exists()
+
+
+async def test_a_message_that_did_arrive_is_found_on_onebots_clock_not_the_bots(database, tmp_path):
+    """The bot's clock runs 10 s ahead of OneBot's. A send OneBot took at once, whose mark the crash kept
+    from being stored, is found in the history by OneBot's own times, and not sent again."""
+    handed = tmp_path / "sending"
+    onebot = OneBot(behind=10)
+    async with running(onebot, handed=handed) as service:
+        quick = await service.queue(("private", QQ["柠檬"]), "通灵：今晚 10号 菠萝 被指杀")
+        await service.delivered()
+    await OutboxRow.filter(id=quick.id).update(sent_at=None, attempts=0, last_error="", message_id=None)
+    async with running(handed=handed) as service:
+        history = History(onebot.call, lambda: BOT)
+        history.onebot_time(time.time() - 10)  # as every event OneBot sends says
+        service.outbox.confirm = history.delivered
+        await service.outbox.flush(onebot.call)
+    assert onebot.to(QQ["柠檬"]) == ["通灵：今晚 10号 菠萝 被指杀"]
+    assert not await OutboxRow.filter(sent_at=None).exists()
+    assert (await OutboxRow.get(id=quick.id)).message_id == "1"  # the id found in the history
+
+
+async def test_help_reads_the_open_time_limits_from_the_file_as_stored(database):
+    """`帮助` reads its game's open time limits straight from the SQLite file (not through the database's
+    thread): the same limits, with the same times, as the stored rows."""
+    path = sqlite_path(database)
+    if path is None:
+        pytest.skip("a database that is not a SQLite file is read through tortoise only")
+    from service import player
+
+    async with running(OneBot()) as service:
+        game = await started_game(service)
+        t = await service.table(game)
+        through_tortoise = player.help_text(t, "西瓜", await DeadlineRow.filter(game_id=game, done=False).order_by("id"))
+        service.seen.read_from(path)
+        try:
+            direct = await service.open_deadlines(t)
+        finally:
+            service.seen.read_from(None)
+        assert [(d.id, d.key, d.due_at, d.who, d.done) for d in direct] == [
+            (d.id, d.key, d.due_at, d.who, d.done) for d in await DeadlineRow.filter(game_id=game, done=False).order_by("id")]
+        assert player.help_text(t, "西瓜", direct) == through_tortoise and "截止 " in through_tortoise

@@ -3,15 +3,18 @@
 A handler that fails (the database, a OneBot call, a bug) must still not leave its sender without an
 answer: the sender is told, straight through OneBot since the outbox may be what failed, and so are
 the directors (SUPERUSERS). The games are as stored: the service commits all of a change or none.
+While the database fails, the directors are told once, and again when it works.
 """
 from __future__ import annotations
 
 import inspect
+import sqlite3
 from typing import Awaitable, Callable
 
 from nonebot import logger
 from nonebot.rule import Rule
 from nonebot.adapters.onebot.v11 import Bot, Event, GroupMessageEvent, Message, MessageEvent, MessageSegment, PrivateMessageEvent
+from tortoise.exceptions import BaseORMException
 
 from engine.typed import quoted
 from service.texts import TROUBLE
@@ -42,25 +45,71 @@ def guarded(handler: Handler) -> Handler:
     async def run(bot: Bot, event: Event) -> None:
         try:
             await handler(bot=bot, event=event)
-        except Exception:
+        except Exception as exc:
             logger.exception(f"banshabot: {event.get_event_name()} not handled")
-            await _tell(bot, event)
+            await _tell(bot, event, _database_fault(exc))
+            return
+        if outage.down:
+            await _back(bot)
 
     run.__signature__ = inspect.signature(handler, eval_str=True)
     run.__name__, run.__doc__ = handler.__name__, handler.__doc__
     return run
 
 
-async def _tell(bot: Bot, event: Event) -> None:
+class Outage:
+    """While the database fails, every event fails with it: the directors are told of the first, and
+    once more when an event is handled again, not of each one in between."""
+
+    def __init__(self) -> None:
+        self.down = False
+        self.missed = 0  # events not handled meanwhile (each sender was told)
+
+
+outage = Outage()
+
+
+def _database_fault(exc: BaseException) -> bool:
+    """Whether `exc` (or what caused it) is the database failing, not a fault of the handling."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(seen, (BaseORMException, sqlite3.Error)) or type(seen).__module__.startswith("asyncpg"):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
+
+
+async def _tell(bot: Bot, event: Event, database: bool) -> None:
     sender = event.get_user_id() if isinstance(event, MessageEvent) else None
     what = _what(event)
+    note = f"出错了：{what}未能处理，没有生效。请查看日志。"
+    if database:
+        outage.missed += 1
+        if outage.down:
+            note = None  # the directors know already
+        else:
+            outage.down = True
+            note = (f"出错了：数据库无法使用，{what}未能处理，没有生效。请查看日志。数据库恢复之前的消息同样无法处理"
+                    "（每个发送者都会收到通知），恢复时会再告诉你。")
     try:
         if isinstance(event, PrivateMessageEvent):
             await bot.send_private_msg(user_id=event.user_id, message=_text(TROUBLE))
-        for director in sorted(service.superusers - {sender}):
-            await bot.send_private_msg(user_id=int(director), message=_text(f"出错了：{what}未能处理，没有生效。请查看日志。"))
+        for director in sorted(service.superusers - {sender}) if note else ():
+            await bot.send_private_msg(user_id=int(director), message=_text(note))
     except Exception:  # OneBot is gone too: the log is all that is left
         logger.exception("banshabot: could not tell anyone that an event was not handled")
+
+
+async def _back(bot: Bot) -> None:
+    """An event was handled again after the database failed."""
+    missed, outage.down, outage.missed = outage.missed, False, 0
+    logger.info(f"banshabot: the database works again ({missed} events were not handled meanwhile)")
+    try:
+        for director in sorted(service.superusers):
+            await bot.send_private_msg(user_id=int(director), message=_text(
+                f"数据库已恢复，消息又能正常处理了。故障期间有 {missed} 条消息未能处理，发送者都已收到通知，需要时请他们重新发送。"))
+    except Exception:
+        logger.exception("banshabot: could not tell the directors that the database works again")
 
 
 def _what(event: Event) -> str:

@@ -11,7 +11,8 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 from nonebot import get_bots, get_driver, get_plugin_config, logger, require
-from nonebot.adapters.onebot.v11 import ActionFailed, Bot, Message, MessageSegment
+from nonebot.adapters.onebot.v11 import ActionFailed, Bot, Event, Message, MessageSegment
+from nonebot.message import event_preprocessor
 
 require("nonebot_plugin_apscheduler")
 from apscheduler.jobstores.base import JobLookupError  # noqa: E402
@@ -82,7 +83,7 @@ def onebot() -> Bot | None:
 waiting_on: dict[Bot, set[asyncio.Task]] = {}
 
 
-async def perform(action: str, params: dict) -> None:
+async def perform(action: str, params: dict) -> object:
     bot = onebot()
     if bot is None:
         raise Unreachable("no OneBot connection")
@@ -94,7 +95,7 @@ async def perform(action: str, params: dict) -> None:
     waiting = waiting_on.setdefault(bot, set())
     waiting.add(task)
     try:
-        await bot.call_api(action, **params)
+        return await bot.call_api(action, **params)  # a message's answer carries its message_id
     except ActionFailed as exc:
         raise Refused(f"{type(exc).__name__}: {exc}") from exc
     finally:
@@ -131,7 +132,16 @@ async def look_up(action: str, params: dict):
     return await bot.call_api(action, **params)
 
 
-outbox.confirm = History(look_up, lambda: getattr(onebot(), "self_id", None)).delivered
+history = History(look_up, lambda: getattr(onebot(), "self_id", None))
+outbox.confirm = history.delivered
+
+
+@event_preprocessor
+async def _onebot_clock(event: Event) -> None:
+    """Every event carries OneBot's time: the history is searched on OneBot's clock, not the bot's."""
+    at = getattr(event, "time", None)
+    if isinstance(at, (int, float)):
+        history.onebot_time(at)
 
 
 async def flush() -> None:
