@@ -294,11 +294,14 @@ class Game:
         self.fresh.clear()
         if names:
             # a death caused on the spot is named with its own cause: a lover's 殉情 is no red card of his
-            shown = [self.label(p) + ("" if n in primary else f"（{p.death[2]}）") for n in names for p in [self.find(n)]]
+            shown = [self.label(p) + ("" if n in primary or p.death[2] in self.rules.secret_causes else f"（{p.death[2]}）")
+                     for n in names for p in [self.find(n)]]
             self.tell("public", f"{why}：" + "、".join(shown) + " 出局")
             if self.phase != "over":
                 offered = self.offer_last_words(names, same_day=words_same_day)
-                self._told_out([n for n in names if n not in offered], why)
+                for n in names:  # one taken with another is told his own cause (小倩's 殉情, not the exile)
+                    if n not in offered:
+                        self._told_out([n], why if n in primary else self.find(n).death[2])
                 self.rules.published(self, names)
         self.rules.check_end(self)
 

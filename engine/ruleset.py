@@ -123,6 +123,9 @@ class Ruleset:
     asks_cutoff: Quota | None = None
     # the witch's night slot, whose answer is one of her potions (救药 / 毒药) or 放弃
     potion_slot: str | None = None
+    # causes of a death caused on the spot that the thread is not told (154's 殉情 names 小倩 and 宁采臣, and
+    # "游戏进行期间以任何方式出局的角色均不公示其身份"): the death is listed, its cause left out
+    secret_causes: frozenset[str] = frozenset()
 
     def configure(self, options: dict) -> dict:
         """The game's options as this ruleset reads them (146: which new moons are in play); raises

@@ -204,10 +204,22 @@ def test_identities_stay_secret_unless_the_ghosts_suck_ning(way):
     run(g, CloseDay(), Act("乙", "执子之手", "寅"), OpenDay(lapse=True), Ballots("election", ()))
     outs = run(g, way)
     assert not g.state.player("寅").alive and g.state.player("乙").death[2] == "殉情"
-    assert not any("宁采臣" in t or "小倩" in t for t in notices(outs, "public"))
+    assert not any("宁采臣" in t or "小倩" in t or "殉情" in t for t in notices(outs, "public"))
+    assert any("13号 寅、2号 乙 出局" in t for t in notices(outs, "public"))  # both listed, no cause named
     g = new_game()  # found, then taken by the group's own 吸精 the same night
     outs = run(g, CloseDay(), Act("乙", "执子之手", "寅"), Act("丙", "吸精", "寅"), OpenDay(lapse=True))
     assert any("13号 寅 是宁采臣" in t and "2号 乙 是小倩" in t for t in notices(outs, "public"))
+
+
+def test_qian_following_an_exiled_ning_is_told_her_own_cause():
+    # "遗言数量等于女鬼的数量……宁采臣变女鬼后，遗言数量+1": six words given, 小倩 out by 殉情 has none left
+    g = new_game()
+    run(g, CloseDay(), Act("乙", "执子之手", "寅"), OpenDay(lapse=True), Ballots("election", ()))
+    for scholar in ("卯", "辰", "巳", "午", "未"):
+        run(g, Ballots("exile", (("庚", scholar),)), CloseDay(), OpenDay(lapse=True))
+    outs = run(g, Ballots("exile", (("庚", "寅"),)))
+    assert "放逐投票：13号 寅、2号 乙 出局" in notices(outs, "public")
+    assert notices(outs, "player:乙") == ["你已出局（殉情），没有遗言。"]
 
 
 # --- 姥姥之怒 attached to the group's 吸精 ---------------------------------------------------------------
