@@ -901,6 +901,7 @@ class _Ballots:
         self.cast = {voter for voter, _ in cmd.ballots}
         # a void post is a reply to the vote thread all the same: its poster is not one who did not vote
         self.void = [(name, "") for name in void] + [(v, why) for v, why in cmd.void if v not in self.cast]
+        self.void += [(v, why) for v, why in g.rules.void_posts(g, cmd.kind) if v not in self.cast and v not in dict(self.void)]
 
     def label(self, name: str) -> str:
         return name if name == ABSTAIN else self.g.label(self.g.state.player(name))

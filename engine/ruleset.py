@@ -240,6 +240,11 @@ class Ruleset:
             return f"{voter} 今天只能投票给 " + "、".join(sorted(allowed))
         return None
 
+    def void_posts(self, g: "Game", kind: str) -> list[tuple[str, str]]:
+        """(voter, why) of each who voted where the day's rule made it void before any count (146's ballot
+        posted in the thread on a private-vote day): the count lists him among its 无效票."""
+        return []
+
     def joint_problems(self, g: "Game", kind: str, ballots: list[tuple[str, str]]) -> dict[str, str]:
         """Ballots void because of how they stand together (two sisters bound to one target), by voter."""
         return {}

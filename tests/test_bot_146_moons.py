@@ -170,7 +170,8 @@ async def test_private_ballots_on_the_day_of_the_hunters_fury(app: App, banshabo
     await service.submit(t, CloseDay(), source="test")
     sent = texts_to(await drain(), DIRECTOR)
     assert "【可公示】第2天私聊投票汇总：\n4号 旺财 → 1号 阿福：狼王\n跳得太早" in sent
-    assert any(m.startswith("【可公示】第2天放逐投票结果：\n1号 阿福 1票\n结果：1号 阿福\n票型：\n4号 旺财 → 1号 阿福\n") for m in sent)
+    [count] = [m for m in sent if m.startswith("【可公示】第2天放逐投票结果：\n1号 阿福 1票\n结果：1号 阿福\n票型：\n4号 旺财 → 1号 阿福\n")]
+    assert "\n无效票：1号 阿福（在投票帖回帖投票，今天须私聊导演投票）" in count  # his thread post, void, is in the count
     assert "【可公示】放逐投票：1号 阿福 出局" in sent  # the exile is announced once, by itself
 
 

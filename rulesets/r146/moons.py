@@ -751,13 +751,25 @@ def publish_private(g: Game, kind: str, counted: list) -> None:
     g.tell("public", f"第{g.state.day_no}天私聊投票汇总：\n" + "\n".join(lines))
 
 
+# why a 违规 voids the day's vote of one who posted his ballot in the thread on a private-vote day
+THREAD_VOTE = "在投票帖回帖投票（今天须私聊导演投票），算作废票"
+
+
+def thread_votes(g: Game, kind: str) -> list[tuple[str, str]]:
+    """Who posted his ballot in the thread on a private-vote day (`违规`): one of the count's 无效票."""
+    day = g.state.day
+    if kind != "exile" or not day.private_votes:
+        return []
+    return [(name, "在投票帖回帖投票，今天须私聊导演投票") for name, why in day.may_not_vote.items() if why == THREAD_VOTE]
+
+
 def breach(g: Game, p: Player) -> None:
     """`违规`: the director records that `p` broke the rule the day's event sets."""
     day = g.state.day
     director, player = "director", f"player:{p.name}"
     if day.private_votes:
         # "在投票贴回贴投票者算作废票，并记作一张黄牌"
-        day.may_not_vote[p.name] = "在投票帖回帖投票（今天须私聊导演投票），算作废票"
+        day.may_not_vote[p.name] = THREAD_VOTE
         day.private_ballots.pop(p.name, None)
         g.tell(player, "你在投票帖回帖投票：今天须私聊导演投票，你今天的投票作废。")
         g.tell(director, f"{g.label(p)} 在投票帖回帖投票：今天的投票作废；规则记黄牌一张（请发送“发牌 黄牌 {p.name}”）。")

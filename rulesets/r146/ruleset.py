@@ -595,6 +595,9 @@ class R146(Ruleset):
 
         return sheriffs_choice
 
+    def void_posts(self, g: Game, kind: str) -> list[tuple[str, str]]:
+        return moons.thread_votes(g, kind)
+
     def joint_problems(self, g: Game, kind: str, ballots: list[tuple[str, str]]) -> dict[str, str]:
         # 默契<强制>: "两姐妹不能弃票，且必须投票给同一名角色。" A sister's 弃权 is void; when both living sisters
         # name different players, both ballots are void. A sister whose sister cast nothing counts alone.
