@@ -1,6 +1,7 @@
 """The director's private-chat commands. Every answer goes out through the outbox."""
 from __future__ import annotations
 
+import difflib
 import logging
 import re
 from dataclasses import dataclass
@@ -75,7 +76,8 @@ async def handle(service: Service, qq: str, text: str, friends: Friends, members
     word, _, rest = body.partition("\n") if " " not in body.split("\n", 1)[0] else body.partition(" ")
     word, rest = word.strip(), rest.strip()
     if word not in COMMANDS and word not in ANY_TIME:
-        return None
+        # a director who also plays a running game sends his player's commands here; to anyone else it is a typo
+        return None if await service.playing(qq) else unknown(word)
     if len(body) > parse.DIRECTOR_LIMIT:
         return str(parse.TooLong(len(body), parse.DIRECTOR_LIMIT))
     try:
@@ -84,6 +86,15 @@ async def handle(service: Service, qq: str, text: str, friends: Friends, members
         return str(exc)
     except groups.Unreachable:
         return NO_ONEBOT
+
+
+def unknown(word: str) -> str:
+    """A director's message that is no command: said so, with the commands he most likely meant."""
+    names = [*ANY_TIME, *COMMANDS]
+    meant = difflib.get_close_matches(word, names, n=3, cutoff=0.5)
+    meant += [c for c in sorted(names, key=len, reverse=True) if word.startswith(c) and c not in meant]
+    guess = f"你是不是想发送：{'、'.join(f'“{c}”' for c in meant[:3])}？" if meant else ""
+    return f"不认识的导演指令“{quoted(word[:20])}”。{guess}发送“帮助”查看全部导演指令。"
 
 
 async def _command(service: Service, qq: str, word: str, rest: str, chosen: int | None, side: QQSide) -> str | None:
@@ -107,6 +118,8 @@ async def _command(service: Service, qq: str, word: str, rest: str, chosen: int 
         return "\n".join(f"#{r.id} {r.title}（{r.ruleset}，{STATUS[r.status]}）" for r in rows) or "你还没有游戏"
     mine = _live(service, qq)
     t = await _current(service, qq, mine, chosen)
+    if t is None and chosen is not None:
+        return f"你没有编号为 #{chosen} 的游戏。发送“游戏”查看你的游戏和它们的编号。"
     if t is None:
         return "你没有进行中的游戏。发送“新游戏 规则”创建一局。"
     # with several games running, a bare command says which one it went to

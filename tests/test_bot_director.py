@@ -794,3 +794,21 @@ async def test_a_director_command_seen_twice_is_carried_out_once(app: App, bansh
     async with chat(app) as (ctx, bot):
         ctx.receive_event(bot, private(DIRECTOR, "发牌 蓝牌 菠萝", 4242))  # the same event again: nothing
     assert t.game.state.player("菠萝").cards["蓝牌"] == 1
+
+
+# --- what is no command -----------------------------------------------------------------------------------
+@pytest.mark.parametrize("text, reply", [
+    ("网页", "不认识的导演指令“网页”。发送“帮助”查看全部导演指令。"),
+    ("你好", "不认识的导演指令“你好”。发送“帮助”查看全部导演指令。"),
+    ("关门时见 12-05 22:00", "不认识的导演指令“关门时见”。你是不是想发送：“关门时间”、“关门”？发送“帮助”查看全部导演指令。"),
+    ("开门12-05 22:00", "不认识的导演指令“开门12-05”。你是不是想发送：“开门”？发送“帮助”查看全部导演指令。"),
+])
+async def test_a_directors_unknown_command_is_called_so_with_the_nearest_commands(app: App, banshabot, text, reply):
+    """Not the stranger's text: a director is told the command is unknown, what he may have meant, and 帮助."""
+    await running_game(banshabot.service)
+    await director(app, text, reply)
+
+
+async def test_a_game_number_the_director_does_not_have_is_named(app: App, banshabot):
+    await running_game(banshabot.service)
+    await director(app, "#9 状态", "你没有编号为 #9 的游戏。发送“游戏”查看你的游戏和它们的编号。")
