@@ -37,6 +37,14 @@ ABSTAIN = "弃权"
 LAST_WORDS_LIMIT = 2000  # characters: what a player can have published in the 开门 post
 SEAT_DIGITS = 3
 CARD_UPGRADE = {"蓝牌": "黄牌", "黄牌": "红牌"}
+CARD_DOWN = {up: down for down, up in CARD_UPGRADE.items()}
+
+
+def cards_words(count: int, color: str) -> str:
+    """"两张蓝牌": a number of cards as the posts write it."""
+    return ("一两三"[count - 1] if count <= 3 else str(count)) + "张" + color
+
+
 # Discuz! code, by its shape rather than by a list of what players may write: "[", an optional "/", a name of
 # ASCII letters and digits (or "*"), then "]" or "=". Discuz! applies some of its own codes on their own
 # ([b], [color=…], [list], [*], [hr]…), every other one only between an opening and its closing tag: its
@@ -727,9 +735,14 @@ class Game:
         if public != counts:
             secret.append("实际计数（含暗记）：" + ballots.counts_line(counts))
         secret += [n for n, open_ in notes if not open_]
+        cards = self.rules.no_vote_cards(self) if cmd.kind == "exile" else ()
+        carded = [p for p in ballots.missing() if p.name not in cmd.excused] if cards else []
         if missing := ballots.missing():
             rule = self.rules.no_vote_card(self)
-            secret.append("未投票：" + "、".join(self.label(p) for p in missing) + (f"。规则：{rule}，请决定是否发牌" if rule else ""))
+            decided = f"已给{'、'.join(self.label(p) for p in carded)}各记{cards_words(len(cards), cards[0])}（免除请发送“免牌 角色”）" if carded else ""
+            spared = [self.label(self.state.player(n)) for n in cmd.excused]
+            secret.append("未投票：" + "、".join(self.label(p) for p in missing) + (f"。规则：{rule}，" if rule else "")
+                          + (decided if cards else "请决定是否发牌" if rule else "") + (f"；免牌：{'、'.join(spared)}" if spared else ""))
         director = f"第{s.day_no}天{word}（仅导演可见）：\n" + "\n".join(secret) if secret else ""
         self.emit(Tally("day", s.day_no, cmd.kind, shown, result, text, director))
         self.tell("public", text)
@@ -740,6 +753,9 @@ class Game:
             self.rules.after_election(self, result)
         elif result:
             self.rules.exile(self, s.player(result))
+        for p in carded:  # "没有投票（或弃票）的玩家将记作一张黄牌": given once the count has taken effect
+            if self.phase != "over":
+                self.give_card(cards[0], p, f"第{s.day_no}天没有投票。规则：{self.rules.no_vote_card(self)}", len(cards))
 
     def vote_weight(self, voter: str, kind: str) -> Fraction:
         return self.rules.vote_weight(self, voter, kind)
@@ -794,15 +810,27 @@ class Game:
     def _card(self, color: str, p: Player) -> None:
         if color not in ("蓝牌", "黄牌", "红牌"):
             raise Rejected("牌只有蓝牌、黄牌、红牌三种")
-        p.cards[color] += 1
-        self.tell("director", f"{self.label(p)} 获得{color}")
-        while color in CARD_UPGRADE and p.cards[color] >= 3:
-            p.cards[color] -= 3
-            color = CARD_UPGRADE[color]
+        self.give_card(color, p)
+
+    def give_card(self, color: str, p: Player, why: str = "", count: int = 1) -> None:
+        """`count` cards of one colour for `p`; he is told. `why`: the post's rule, where the bot gives them
+        itself (the director is told that with what caused it: a count, a 违规)."""
+        if not why:
+            self.tell("director", f"{self.label(p)} 获得{color}")
+        if color != "红牌":  # a red card's own messages tell him: he is out
+            self.tell(f"player:{p.name}", f"导演判罚：你获得{cards_words(count, color)}" + (f"（{why}）" if why else "") + "。")
+        for _ in range(count):
             p.cards[color] += 1
-            self.tell("director", f"{self.label(p)} 累计三张牌，合并为一张{color}")
-        if color == "红牌":
-            self._red_card(p)
+            shown = color
+            while shown in CARD_UPGRADE and p.cards[shown] >= 3:
+                p.cards[shown] -= 3
+                shown = CARD_UPGRADE[shown]
+                p.cards[shown] += 1
+                self.tell("director", f"{self.label(p)} 累计三张牌，合并为一张{shown}")
+                self.tell(f"player:{p.name}", f"你累计三张{CARD_DOWN[shown]}，合并为一张{shown}。")
+            if shown == "红牌":
+                self._red_card(p)
+                return
 
     def _red_card(self, p: Player) -> None:
         s = self.state

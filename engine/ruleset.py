@@ -176,8 +176,13 @@ class Ruleset:
         return (living + 1) // 2
 
     def no_vote_card(self, g: "Game") -> str | None:
-        """The card the post gives a living player who did not vote (the director decides), or None."""
+        """The card the post gives a living player who did not vote, in its words, or None."""
         return None
+
+    def no_vote_cards(self, g: "Game") -> tuple[str, ...]:
+        """The cards, of one colour, the bot gives each living player who did not vote in the exile count (the
+        director may spare one: `免牌`); () where the director decides (`no_vote_card` is then only told him)."""
+        return ()
 
     def count_notes(self, g: "Game", kind: str, ballots: list[tuple[str, str, Fraction]]) -> list[tuple[str, bool]]:
         """Every weight that changed this count, each with whether the thread may be told it (a secret

@@ -318,6 +318,10 @@ class R154(Ruleset):
         if g.state.carry.get("sped_up"):
             return None
         return "没有投票（或弃票）的玩家将记作一张黄牌（加快进程后不判罚）"
+
+    def no_vote_cards(self, g: Game) -> tuple[str, ...]:
+        return () if g.state.carry.get("sped_up") else ("黄牌",)
+
     skills = {
         s.name: s
         for s in (

@@ -33,7 +33,7 @@ HELP = """导演指令（私聊发送；多局同时进行时在指令前加“#
 重新计票 [竞选|投票] 票 —— 用新的投票帖代替今天的计票（先显示变化，确认后执行）
 撤销 / 撤销 编号 —— 列出本阶段导演的操作 / 撤销其中一条（先显示变化，确认后执行）；确认 / 取消
 加速 [时间] 角色 角色 … —— 记录在进程帖申请加速的玩家；加速 强制 —— 导演执行加速；延时 [时间] 角色 …（规则有延时时）
-发牌 蓝牌|黄牌|红牌 角色
+发牌 蓝牌|黄牌|红牌 角色 / 免牌 角色（免除我因未投票自动记的牌：先显示变化，确认后执行）
 替补 角色 新QQ号 / 协助 QQ号（添加协助导演）
 代 角色 技能 [目标] —— 代玩家行动（覆盖）
 超时 角色 —— 该角色进行中的时限立即到期
@@ -369,6 +369,15 @@ async def _undo(service: Service, t: Table, qq: str, rest: str, side: QQSide) ->
     return await corrections.propose_undo(service, t, qq, seq)
 
 
+async def _excuse(service: Service, t: Table, qq: str, rest: str, side: QQSide) -> str:
+    if t.game is None:
+        return "游戏还没有开始"
+    seat = _seat(t, rest.strip())
+    if seat is None:
+        return "请发送“免牌 角色”（今天因未投票被记牌的玩家，座位号或角色名）"
+    return await corrections.propose_excuse(service, t, qq, seat.name)
+
+
 async def _confirm(service: Service, t: Table, qq: str, rest: str, side: QQSide) -> str:
     return await corrections.confirm(service, t, qq, side.members)
 
@@ -583,6 +592,7 @@ COMMANDS = {
     "竞选": _election, "投票": _exile, "发牌": _card, "替补": _replace, "协助": _assist, "状态": _status,
     "代": _proxy, "超时": _timeout, "结算": _resolve, "判负": _lose, "日志": _log,
     "关门时间": _closing_time, "加速": _speed_up, "延时": _delay, "撤销": _undo, "重新计票": _recount, "确认": _confirm, "取消": _cancel,
+    "免牌": _excuse,
     **moons.COMMANDS,
 }
 

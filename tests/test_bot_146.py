@@ -80,10 +80,22 @@ def others(*names: str) -> str:
     return roster([n for n, _, _ in PLAYERS if n not in names])
 
 
+NO_VOTE = "加速前的讨论日不投票者，判两张蓝牌"
+
+
 def unvoted(day: int, word: str, *voters: str) -> str:
     """What only the director is told after a count: who did not vote and the card the post gives them
-    (★ "3、加速前的讨论日不投票者，判两张蓝牌")."""
-    return f"第{day}天{word}（仅导演可见）：\n未投票：{others(*voters)}。规则：加速前的讨论日不投票者，判两张蓝牌，请决定是否发牌"
+    (★ "3、加速前的讨论日不投票者，判两张蓝牌"): the bot gives it after the exile count, the director decides
+    after the election's."""
+    decided = f"已给{others(*voters)}各记两张蓝牌（免除请发送“免牌 角色”）" if word == "放逐投票" else "请决定是否发牌"
+    return f"第{day}天{word}（仅导演可见）：\n未投票：{others(*voters)}。规则：{NO_VOTE}，{decided}"
+
+
+def carded(ctx, day: int, *voters: str, out: tuple[str, ...] = ()) -> None:
+    """Every living player but `voters` is told the two blue cards he got for not voting."""
+    for name in QQ:
+        if name not in voters and name not in out:
+            says(ctx, QQ[name], f"导演判罚：你获得两张蓝牌（第{day}天没有投票。规则：{NO_VOTE}）。")
 
 
 # 讨论日长短: "A日上午开帖，到A+1日晚上关帖……第一天讨论日不因周末而延长": opened 12-01, it closes 12-02 at 22:00
@@ -316,6 +328,7 @@ async def test_a_hunter_voted_out_by_day_is_asked_privately_until_30_minutes_aft
         says(ctx, DIRECTOR, "等待 12号 春生 发动<最后一枪>")
         says(ctx, DIRECTOR, "【可公示】放逐投票：12号 春生 出局")
         says(ctx, QQ["春生"], LAST_WORDS)
+        carded(ctx, 2, "阿福", "春生", "旺财")  # "加速前的讨论日不投票者，判两张蓝牌": the bot gives them
         says(ctx, DIRECTOR, "计票完成：12号 春生 2票、1号 阿福 1票；结果：12号 春生。可公示的计票结果见上。")
     # 30 minutes after a 关门 not yet known: stored, and scheduled once the director closes the day
     row = await DeadlineRow.get(key="最后一枪:春生:day2")
@@ -497,6 +510,7 @@ async def test_a_sheriff_voted_out_hands_over_the_badge_and_the_heir_appoints(ap
         says(ctx, DIRECTOR, "等待 17号 大勇 发动<殉职>")
         says(ctx, DIRECTOR, "【可公示】放逐投票：17号 大勇 出局")
         says(ctx, QQ["大勇"], LAST_WORDS)
+        carded(ctx, 2, "阿贵", "旺财", "石头", "大勇")
         says(ctx, DIRECTOR, "计票完成：17号 大勇 3票、2号 阿贵 2.5票；结果：17号 大勇。可公示的计票结果见上。")
     row = await DeadlineRow.get(key="殉职:大勇:day2")
     assert (row.anchor, row.minutes, row.due_at) == ("close", 30, None)

@@ -165,7 +165,8 @@ async def test_private_ballots_on_the_day_of_the_hunters_fury(app: App, banshabo
     async with chat(app) as (ctx, bot):  # a ballot posted in the thread instead: void, and the director's card
         ctx.receive_event(bot, private(DIRECTOR, "违规 阿福"))
         says(ctx, QQ["阿福"], "你在投票帖回帖投票：今天须私聊导演投票，你今天的投票作废。")
-        says(ctx, DIRECTOR, "1号 阿福 在投票帖回帖投票：今天的投票作废；规则记黄牌一张（请发送“发牌 黄牌 阿福”）。")
+        says(ctx, QQ["阿福"], "导演判罚：你获得一张黄牌（在投票帖回帖投票者算作废票，并记作一张黄牌）。")  # given by the bot
+        says(ctx, DIRECTOR, "1号 阿福 在投票帖回帖投票：今天的投票作废，已记黄牌一张（有误请用“撤销”撤回这条违规）。")
         says(ctx, DIRECTOR, "已执行。")
     await service.submit(t, CloseDay(), source="test")
     sent = texts_to(await drain(), DIRECTOR)

@@ -81,7 +81,7 @@ HELP = """导演指令（私聊发送；多局同时进行时在指令前加“#
 重新计票 [竞选|投票] 票 —— 用新的投票帖代替今天的计票（先显示变化，确认后执行）
 撤销 / 撤销 编号 —— 列出本阶段导演的操作 / 撤销其中一条（先显示变化，确认后执行）；确认 / 取消
 加速 [时间] 角色 角色 … —— 记录在进程帖申请加速的玩家；加速 强制 —— 导演执行加速；延时 [时间] 角色 …（规则有延时时）
-发牌 蓝牌|黄牌|红牌 角色
+发牌 蓝牌|黄牌|红牌 角色 / 免牌 角色（免除我因未投票自动记的牌：先显示变化，确认后执行）
 替补 角色 新QQ号 / 协助 QQ号（添加协助导演）
 代 角色 技能 [目标] —— 代玩家行动（覆盖）
 超时 角色 —— 该角色进行中的时限立即到期
@@ -506,8 +506,12 @@ async def test_cards(app: App, banshabot):
     await director(app, "发牌 绿牌 菠萝", "请发送“发牌 蓝牌|黄牌|红牌 角色名”")
     await director(app, "发牌 黄牌", "请发送“发牌 蓝牌|黄牌|红牌 角色名”")
     await director(app, "发牌 黄牌 路人", "未执行：没有找到角色「路人」，请发送座位号或角色名")
-    await director(app, "发牌 黄牌 菠萝", "10号 菠萝 获得黄牌", "已执行。")
-    await director(app, "发牌 蓝牌 10", "10号 菠萝 获得蓝牌", "已执行。")
+    for text, color in (("发牌 黄牌 菠萝", "黄牌"), ("发牌 蓝牌 10", "蓝牌")):
+        async with chat(app) as (ctx, bot):  # every card is told to its player
+            ctx.receive_event(bot, private(DIRECTOR, text))
+            says(ctx, DIRECTOR, f"10号 菠萝 获得{color}")
+            says(ctx, QQ["菠萝"], f"导演判罚：你获得一张{color}。")
+            says(ctx, DIRECTOR, "已执行。")
     await director(app, "状态", "\n".join(
         ["#1 [M131]粽子", "阶段：第1夜；警长：无"] + status_lines(cards={"菠萝": "蓝牌1黄牌1"})
         + ["等待行动：狼群<杀人>、柠檬<女巫>、西瓜<预言>、草莓<诽谤>、芒果<最后的守护>"] + NIGHT_ONE_DEADLINES))
@@ -790,7 +794,11 @@ async def test_a_director_command_seen_twice_is_carried_out_once(app: App, bansh
     service = banshabot.service
     t = await running_game(service)
     await night_one(service, t)
-    await director(app, "发牌 蓝牌 菠萝", "10号 菠萝 获得蓝牌", "已执行。", message_id=4242)
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(DIRECTOR, "发牌 蓝牌 菠萝", 4242))
+        says(ctx, DIRECTOR, "10号 菠萝 获得蓝牌")
+        says(ctx, QQ["菠萝"], "导演判罚：你获得一张蓝牌。")
+        says(ctx, DIRECTOR, "已执行。")
     async with chat(app) as (ctx, bot):
         ctx.receive_event(bot, private(DIRECTOR, "发牌 蓝牌 菠萝", 4242))  # the same event again: nothing
     assert t.game.state.player("菠萝").cards["蓝牌"] == 1

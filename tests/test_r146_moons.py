@@ -335,12 +335,14 @@ def test_a_private_ballot_on_an_ordinary_day_is_refused():
     assert g.apply(Act("甲", "投票", "癸", text="王对王")).error == "今天不是私聊投票日：请在投票帖投票"
 
 
-def test_a_ballot_posted_in_the_thread_on_a_private_day_is_void_and_the_director_gives_the_card():
+def test_a_ballot_posted_in_the_thread_on_a_private_day_is_void_and_the_bot_gives_the_card():
     g, _ = to_day_two("猎人的愤怒")
     run(g, Act("丑", "猎人的愤怒", "戊"), Act("甲", "投票", "午", text="x"))
     outs = run(g, Breach("甲"))
-    assert notices(outs, "player:甲") == ["你在投票帖回帖投票：今天须私聊导演投票，你今天的投票作废。"]
-    assert any("规则记黄牌一张（请发送“发牌 黄牌 甲”）" in t for t in notices(outs, "director"))
+    assert notices(outs, "player:甲") == ["你在投票帖回帖投票：今天须私聊导演投票，你今天的投票作废。",
+                                        "导演判罚：你获得一张黄牌（在投票帖回帖投票者算作废票，并记作一张黄牌）。"]
+    assert g.state.player("甲").cards["黄牌"] == 1  # "并记作一张黄牌": the bot gives it
+    assert any("已记黄牌一张" in t for t in notices(outs, "director"))
     assert g.state.day.private_ballots == {}
     assert "作废" in g.apply(Act("甲", "投票", "午", text="再投")).error
 

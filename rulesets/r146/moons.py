@@ -772,7 +772,8 @@ def breach(g: Game, p: Player) -> None:
         day.may_not_vote[p.name] = THREAD_VOTE
         day.private_ballots.pop(p.name, None)
         g.tell(player, "你在投票帖回帖投票：今天须私聊导演投票，你今天的投票作废。")
-        g.tell(director, f"{g.label(p)} 在投票帖回帖投票：今天的投票作废；规则记黄牌一张（请发送“发牌 黄牌 {p.name}”）。")
+        g.tell(director, f"{g.label(p)} 在投票帖回帖投票：今天的投票作废，已记黄牌一张（有误请用“撤销”撤回这条违规）。")
+        g.give_card("黄牌", p, "在投票帖回帖投票者算作废票，并记作一张黄牌")
     elif day.moon == "无我无狼":
         # "所有讨论人不得使用”我“以及”狼“这两个汉字。违反规定者，当日投票无效。"
         day.may_not_vote[p.name] = "无我无狼：使用了“我”或“狼”，当日投票无效"

@@ -546,6 +546,9 @@ class R146(Ruleset):
             return "加速后（包括强制加速）的讨论日不投票者，判一张蓝牌"
         return "加速前的讨论日不投票者，判两张蓝牌"
 
+    def no_vote_cards(self, g: Game) -> tuple[str, ...]:
+        return ("蓝牌",) if g.state.carry.get("sped_up") else ("蓝牌", "蓝牌")
+
     def exile_bonus(self, g: Game) -> dict[str, Fraction]:
         return moons.command(g)
 
