@@ -145,7 +145,9 @@ async def test_private_ballots_on_the_day_of_the_hunters_fury(app: App, banshabo
         says(ctx, QQ["阿福"], "狼群内有角色出局，你失去了<冲锋>。")  # a wolf of the pack went out
         says(ctx, DIRECTOR, "【可公示】猎人的愤怒：6号 银宝 出局")
         says(ctx, QQ["银宝"], "你已出局，可以留下遗言：发送“遗言 内容”（可多行），下一个白天开始前有效，收到后当天公示。遗言中禁止使用Discuz!代码。")
-        says_with(ctx, DIRECTOR, "【可公示】猎人的愤怒：进入当天的投票阶段")
+        # the ballots go to the bot, not to the human director
+        says_with(ctx, DIRECTOR, "【可公示】猎人的愤怒：进入当天的投票阶段", "私聊发给你身份的机器人QQ，发送“投票 角色 理由”",
+                  lacks=("私聊导演",))
         says(ctx, DIRECTOR, "12号 春生：猎人的愤怒 6")
     await player(app, "阿福", "投票 5", "未执行：请附上投票理由：发送“投票 角色 理由”")
     await player(app, "阿福", "投票 6 理由", "未执行：银宝 已出局，不能被投票")

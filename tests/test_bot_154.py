@@ -123,3 +123,32 @@ async def test_a_character_may_have_a_second_substitute(app: App, banshabot, cle
     async with chat(app) as (ctx, bot):
         ctx.receive_event(bot, private(DIRECTOR, "日志"))
         says_with(ctx, DIRECTOR, "14号 书一：赶考书生，书生阵营（替补接手 2 次）")
+
+
+# --- 投票规则: "没有投票（或弃票）的玩家将记作一张黄牌" --------------------------------------------------------
+async def test_who_did_not_vote_gets_the_yellow_card_from_the_bot_and_the_director_may_spare_him(app: App, banshabot, clean):
+    from engine import Ballots, OpenDay
+
+    service = banshabot.service
+    t, _ = await started(service)
+    for step in (CloseDay(), OpenDay(lapse=True), Ballots("election", ())):
+        assert (await service.submit(t, step, source=f"director:{DIRECTOR}")).ok
+    await drain()
+    voters = [name for name, _, _ in PLAYERS if name != "书七"]
+    assert (await service.submit(t, Ballots("exile", tuple((n, "书一") for n in voters)), source=f"director:{DIRECTOR}")).ok
+    sent = await drain()
+    rule = "没有投票（或弃票）的玩家将记作一张黄牌（加快进程后不判罚）"
+    assert texts_to(sent, QQ["书七"]) == [f"导演判罚：你获得一张黄牌（第1天没有投票。规则：{rule}）。"]
+    assert f"未投票：20号 书七。规则：{rule}，已给20号 书七各记一张黄牌（免除请发送“免牌 角色”）" in "".join(texts_to(sent, DIRECTOR))
+    assert t.game.state.player("书七").cards["黄牌"] == 1
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(DIRECTOR, "免牌 书一"))
+        says(ctx, DIRECTOR, "书一 今天没有因未投票被记牌，没有可以免除的牌。")
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(DIRECTOR, "免牌 20"))
+        says_with(ctx, DIRECTOR, "20号 书七 的牌：黄牌1 → 无", "20号 书七：以下消息作废", "确认请发送“确认”")
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(DIRECTOR, "确认"))
+        says(ctx, QQ["书七"], f"【更正】你之前收到的以下消息有误，已作废：\n「导演判罚：你获得一张黄牌（第1天没有投票。规则：{rule}）。」")
+        says_with(ctx, DIRECTOR, "已免牌")
+    assert t.game.state.player("书七").cards["黄牌"] == 0

@@ -68,6 +68,8 @@ def _today(g: Game, name: str) -> bool:
 
 # --- 猎人的愤怒 -------------------------------------------------------------------------------------------
 FURY = "猎人的愤怒"
+# a private-vote day's ballots go to the bot (it sent every player his identity), which counts them for the director
+VOTE_BY_BOT = "私聊发给你身份的机器人QQ，发送“投票 角色 理由”（弃权：“投票 弃权 理由”），关门前可以改票"
 
 
 def hunters_fury(g: Game) -> None:
@@ -77,11 +79,11 @@ def hunters_fury(g: Game) -> None:
     day.private_votes = True
     hunter = living_with_role(g, "猎人")
     if hunter is None:
-        g.tell("public", "猎人的愤怒：猎人已出局，直接进入投票阶段（私聊导演投票）。")
+        g.tell("public", f"猎人的愤怒：猎人已出局，直接进入投票阶段：{VOTE_BY_BOT}。")
         return
     # "事件公布后，猎人必须立刻通过QQ告知法官一个角色名，使这名角色出局，遗言当天公示。之后进入当天投票阶段"
     day.vote_held = "猎人的愤怒：猎人开枪之后才进入投票阶段"
-    g.tell("public", "猎人的愤怒：等待猎人开枪，之后进入投票阶段（私聊导演投票）。")
+    g.tell("public", f"猎人的愤怒：等待猎人开枪，之后进入投票阶段（{VOTE_BY_BOT}）。")
     g.ask(hunter, FURY, "新月<猎人的愤怒>：请立刻发送“猎人的愤怒 座位号”，使一名其他角色出局（开门后1小时内；"
           "否则记黄牌一张，随机一名角色出局）。", "fury")
 
@@ -106,7 +108,7 @@ def _fury_takes(g: Game, t: Player) -> None:
 def _open_vote(g: Game) -> None:
     if g.phase == "day" and g.state.day.moon == FURY:
         g.state.day.vote_held = None
-        g.tell("public", "猎人的愤怒：进入当天的投票阶段，请私聊导演投票（投票对象与理由）。")
+        g.tell("public", f"猎人的愤怒：进入当天的投票阶段：{VOTE_BY_BOT}。")
 
 
 def _fury_lapses(g: Game, hunter: Player) -> None:
@@ -580,7 +582,7 @@ def mysterious_ufo(g: Game) -> None:
     three = [living[(first + k) % len(living)] for k in range(min(3, len(living)))]
     standing(g)["ufo"] = {"day": g.state.day_no, "three": [p.name for p in three], "numbers": {}}
     publish(g, [p.name for p in three])
-    g.tell("public", f"神秘的UFO：{labels(g, three)} 被UFO光线笼罩。三人须在关门前私聊导演提交一个0-99的数字（未提交视为0）；"
+    g.tell("public", f"神秘的UFO：{labels(g, three)} 被UFO光线笼罩。三人须在关门前私聊发给你们身份的机器人QQ，发送“数字 0-99之间的整数”（未提交视为0）；"
            "投票结算后、入夜前，其中一人将被UFO带走（没有遗言）。")
     for p in three:
         g.ask(p, DIGITS, f"新月<{UFO}>：你被UFO光线笼罩。请在关门前发送“数字 0-99之间的整数”（未提交则自动为0）。", "ufo")
@@ -681,7 +683,7 @@ DISCONTENT = "不满情绪"
 
 
 def discontent(g: Game) -> None:
-    g.tell("public", f"{DISCONTENT}：若今天第一轮被投票出局的角色为村民，当天立即进行第二轮投票（私聊导演投票）。")
+    g.tell("public", f"{DISCONTENT}：若今天第一轮被投票出局的角色为村民，当天立即进行第二轮投票（{VOTE_BY_BOT}）。")
 
 
 def second_round(g: Game, kind: str, result: str | None) -> None:
@@ -693,7 +695,7 @@ def second_round(g: Game, kind: str, result: str | None) -> None:
     if g.state.player(result).role == "村民":
         day.rounds["exile"] = 2
         day.private_votes = True
-        g.tell("public", f"{DISCONTENT}：第一轮被投票出局的角色为村民，立即进行第二轮投票：所有角色不参与讨论，私聊导演投票（投票对象与理由），"
+        g.tell("public", f"{DISCONTENT}：第一轮被投票出局的角色为村民，立即进行第二轮投票：所有角色不参与讨论，{VOTE_BY_BOT}，"
                "在投票帖回帖投票者算作废票。")
 
 
