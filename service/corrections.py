@@ -555,4 +555,11 @@ async def confirm(service: Service, t: Table, qq: str, members: groups.Members |
     if t.game.night_complete():  # every night action is in after all: settle, as after any command
         await service.submit(t, ResolveNight(), source="auto")
     goes_on = f"游戏恢复进行：{'；'.join(regrouped)}。" if regrouped else "游戏恢复进行。" if reviving else ""
-    return f"已{p.kind}（第{p.seq + 1}条），相关玩家已收到更正。{goes_on}"
+    told = "相关玩家已收到更正。" if _players_told(p) else "没有需要告知的玩家。"
+    return f"已{p.kind}（第{p.seq + 1}条），{told}{goes_on}"
+
+
+def _players_told(p: Proposal) -> bool:
+    """Whether a correction tells any player anything: a message withdrawn or one the new history sends."""
+    return any(audience != "public" for audience in p.withdrawn) or any(
+        isinstance(e, (Notice, Feedback)) and e.audience not in ("director", "public") for e in p.events)

@@ -4,6 +4,7 @@ from __future__ import annotations
 import difflib
 import logging
 import re
+import unicodedata
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Awaitable, Callable
@@ -241,8 +242,15 @@ async def _close(service: Service, t: Table, qq: str, rest: str, side: QQSide) -
     return await _submit(service, t, qq, CloseDay())
 
 
+def _clock_text(text: str) -> str:
+    """A time as a director may type it ("12/05 22：00", full-width digits) in the bot's own form ("12-05 22:00")."""
+    text = " ".join(unicodedata.normalize("NFKC", text).split())
+    return re.sub(r"^(\d{1,2})[/.月](\d{1,2})日?(?=\s)", r"\1-\2", text)
+
+
 def _when(text: str, now: datetime) -> datetime:
     local = now.astimezone(zone())
+    text = _clock_text(text)
     for fmt in ("%m-%d %H:%M", "%H:%M"):
         try:
             parsed = datetime.strptime(text, fmt)
@@ -433,14 +441,18 @@ async def _speed_up(service: Service, t: Table, qq: str, rest: str, side: QQSide
         return f"未执行：{outcome.error}"
     if delay:
         moves = corrections.delayed_today(t.game) - extended
-        if not moves or not t.row.planned_close:
+        if not moves:
+            return NOT_YET.format(word=word)
+        if not t.row.planned_close:
             return "已执行。"
         # "一般讨论日持续一天": the day is extended by one day (docs/rules-M131.md, Ambiguity 23)
         async with t.lock:
             await corrections.move_close(service, t, moves)
             await t.row.save()
         return f"已执行。本日关门时间延后一天，改为 {clock(t.row.planned_close)}（可用“关门时间”更改）。"
-    window = rules.speech_window(t.game) if t.game.state.carry.get("sped_up") else None
+    if not t.game.state.carry.get("sped_up"):
+        return NOT_YET.format(word=word)
+    window = rules.speech_window(t.game)
     if window is None:
         return "已执行。"
     # 146's 英语考试: "自讨论日开门时至开门后6小时（若进程已加速则为3小时）" — from today's 开门
@@ -449,6 +461,10 @@ async def _speed_up(service: Service, t: Table, qq: str, rest: str, side: QQSide
                   if row.payload["type"] == "OpenDay")
     return (f"已执行。进程已加速：今天的{what}时段改为 {clock(opened)} 至 {clock(opened + service._minutes(minutes))}"
             f"（开门后{minutes // 60}小时），请在讨论帖公示。")
+
+
+# the answer to requests recorded that are not enough yet (the count of them is told just before)
+NOT_YET = "已记录，{word}尚未通过。"
 
 
 async def _delay(service: Service, t: Table, qq: str, rest: str, side: QQSide) -> str:
@@ -573,7 +589,7 @@ async def _pool(service: Service, rest: str, side: QQSide) -> str:
     parts = rest.split(maxsplit=2)
     if not parts:
         rows = await groups.pool()
-        return "群池：\n" + ("\n".join(f"{g.group_id} {g.original_name} {'使用中' if g.game_id else '空闲'}" for g in rows) or "（空）")
+        return "群池：\n" + ("\n".join(f"{g.group_id} {g.original_name} {_lent(g)}" for g in rows) or "（空）")
     group = parse.qq_number(parts[1]) if len(parts) >= 2 else None
     if parts[0] == "添加" and group:
         name = parts[2] if len(parts) > 2 else ""
@@ -585,6 +601,11 @@ async def _pool(service: Service, rest: str, side: QQSide) -> str:
     if parts[0] == "移除" and len(parts) == 2 and group:
         return f"群 {group} " + await groups.remove_from_pool(group)
     return "请发送“群池”、“群池 添加 群号 [原群名]”或“群池 移除 群号”"
+
+
+def _lent(g) -> str:
+    """Which game's team holds a pool group, or that it is free."""
+    return f"使用中（#{g.game_id} {g.team}）" if g.game_id else "空闲"
 
 
 COMMANDS = {

@@ -39,6 +39,7 @@ from bot_helpers import (
 )
 from engine import Ballots, Card, CloseDay, FactionLoss, OpenDay
 from service import corrections
+from service.models import CommandRow
 
 pytestmark = pytest.mark.usefixtures("clean")
 
@@ -514,3 +515,19 @@ async def test_a_delay_taken_back_takes_the_day_back_to_its_closing_time(app: Ap
                   "· 本日关门时间：12-03 21:00 → 12-02 21:00\n")
     await directs(service, "确认")
     assert "delayed" not in t.game.state.carry and clock(t.row.planned_close) == "12-02 21:00"
+
+
+async def test_a_correction_that_tells_nobody_does_not_say_players_were_told(app: App, banshabot):
+    """The preview says nobody needs telling: the confirmation does not claim players were told."""
+    service = banshabot.service
+    t = await running_game(service)
+    await day_two(service, t)
+    await directs(service, "加速 1 2")  # two asked: not enough, only the director hears of it
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(DIRECTOR, "撤销"))
+        says_with(ctx, DIRECTOR, "加速")
+    seq = next(row.seq for row in await CommandRow.filter(game_id=t.row.id).order_by("-seq"))
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(DIRECTOR, f"撤销 {seq + 1}"))
+        says_with(ctx, DIRECTOR, "不需要告知任何人。")
+    await director(app, "确认", f"已撤销（第{seq + 1}条），没有需要告知的玩家。")

@@ -283,7 +283,7 @@ async def test_start_sends_briefs_team_roster_and_renames_group(app: App):
     await director(app, "开始", "游戏已经开始")
     await director(app, ROSTER_TEXT, "游戏已经开始，不能再改名单；换人请用“替补”")
     await director(app, "分配 随机", "请先发送名单；游戏开始后不能再分配身份")
-    await director(app, "群池", f"群池：\n{GROUP} {GROUP_NAME} 使用中")
+    await director(app, "群池", f"群池：\n{GROUP} {GROUP_NAME} 使用中（#1 狼群）")  # which game's team holds it
 
 
 # --- 关门 / 开门 ----------------------------------------------------------------------------------------
@@ -784,7 +784,7 @@ async def test_group_pool(app: App):
 async def test_a_group_in_use_stays_in_the_pool(app: App, banshabot):
     await running_game(banshabot.service)
     await director(app, f"群池 移除 {GROUP}", f"群 {GROUP} 正在被一局游戏使用，不能移出")
-    await director(app, "群池", f"群池：\n{GROUP} {GROUP_NAME} 使用中")
+    await director(app, "群池", f"群池：\n{GROUP} {GROUP_NAME} 使用中（#1 狼群）")  # which game's team holds it
 
 
 # --- a message seen twice ------------------------------------------------------------------------------
