@@ -656,6 +656,7 @@ class Service:
         sink = sink or _Direct(self)
         morning = any(isinstance(e, Announcement) for e in outcome.events)
         post: list[str] = []  # the 开门 post, gathered into one message the director pastes as it is
+        started: list[str] = []  # the time limits begun, told the directors in one message
         for event in outcome.events:
             if isinstance(event, Notice) and event.audience == "public":
                 if morning:
@@ -666,13 +667,15 @@ class Service:
                 for to in await self.addresses(t, event.audience):
                     told[to] = await sink.message(to, event.text, t.row.id)
             elif isinstance(event, DeadlineStart):
-                await self._start_deadline(t, event, told, sink)
+                await self._start_deadline(t, event, told, sink, started)
             elif isinstance(event, DeadlineEnd):
                 sink.then(self._unschedule_all, await sink.end_deadlines(t.row.id, event.key))
             elif isinstance(event, TeamChange):
                 await self.team_changed(t, event.team, list(event.members))
             elif isinstance(event, GameOver):
                 await self._game_over(t)
+        if started:
+            await self.tell_directors(t, "时限开始：" + (started[0] if len(started) == 1 else "\n" + "\n".join(started)), sink)
         if post:
             if window := t.game.rules.speech_window(t.game):  # 146's 英语考试: "自讨论日开门时至开门后6小时"
                 what, minutes = window
@@ -706,7 +709,8 @@ class Service:
             return at if at > local else at + timedelta(days=1)
         return None  # "open": the engine ends it itself at the next 开门
 
-    async def _start_deadline(self, t: Table, event: DeadlineStart, told: dict[Address, object], sink: "_Sink") -> None:
+    async def _start_deadline(self, t: Table, event: DeadlineStart, told: dict[Address, object], sink: "_Sink",
+                              started: list[str]) -> None:
         due = self._due(t, event.anchor, event.minutes)
         message = None
         if event.anchor == "now":
@@ -719,7 +723,7 @@ class Service:
                                        anchor=event.anchor, minutes=event.minutes, due_at=due), message)
         sink.then(self._started, row, message)
         if due and event.who and message is None:
-            await self._tell_started(t, event.who, event.what, due, sink)
+            started.append(_limit_started(event.who, event.what, due))
 
     def _started(self, row: DeadlineRow, message: OutboxRow | None) -> None:
         """A time limit stored: the delivery it waits for is watched, and it is scheduled (one waiting
@@ -730,8 +734,8 @@ class Service:
         if row.due_at:
             self._schedule(row)
 
-    async def _tell_started(self, t: Table, who, what: str, due: datetime, sink: "_Sink | None" = None) -> None:
-        await self.tell_directors(t, f"时限开始：{'、'.join(who)}<{what}>，截止 {clock(due)}", sink)
+    async def _tell_started(self, t: Table, who, what: str, due: datetime) -> None:
+        await self.tell_directors(t, "时限开始：" + _limit_started(who, what, due))
 
     async def message_sent(self, message: OutboxRow) -> None:
         """The outbox delivered `message`: a time limit counted from it starts now (called by the outbox)."""
@@ -993,3 +997,5 @@ def discuz_post(parts: list[str]) -> str:
     return "\n\n".join(out)
 
 
+def _limit_started(who, what: str, due: datetime) -> str:
+    return f"{'、'.join(who)}<{what}>，截止 {clock(due)}"

@@ -105,6 +105,11 @@ def pack_night(n: int) -> str:
     return f"第{n}夜：狼群可以<杀人>：发送“杀人 座位号”（全队放弃发送“杀人 空”），关门后1小时内有效。"
 
 
+# what the directors are told at a 关门 of the fixed line-up: every night limit begun, in one message
+NIGHT_LIMITS = ("时限开始：\n果果、橘子、香蕉、葡萄<杀人>，截止 12-01 21:00\n西瓜<预言>，截止 12-01 21:00\n"
+                "草莓<诽谤>，截止 12-01 21:00\n芒果<最后的守护>，截止 12-01 21:00")
+
+
 def label(name: str) -> str:
     return f"{SEAT[name]}号 {name}"
 

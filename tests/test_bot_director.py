@@ -12,6 +12,7 @@ import pytest
 from nonebug import App
 
 from bot_helpers import (
+    NIGHT_LIMITS,
     CO_DIRECTOR,
     DIRECTOR,
     FIXED_TEXT,
@@ -294,11 +295,10 @@ async def test_close_and_open_with_a_planned_close_time(app: App, banshabot):
         ctx.receive_event(bot, private(DIRECTOR, "关门"))
         says(ctx, DIRECTOR, "【可公示】关门，第1夜开始")
         posts(ctx, GROUP, pack_night(1))
-        says(ctx, DIRECTOR, "时限开始：果果、橘子、香蕉、葡萄<杀人>，截止 12-01 21:00")
         says(ctx, QQ["柠檬"], "第1夜：狼群行动后你会收到<通灵>反馈，之后30分钟内决定是否使用药。")
         for name, skill in (("西瓜", "预言"), ("草莓", "诽谤"), ("芒果", "最后的守护")):
-            says(ctx, DIRECTOR, f"时限开始：{name}<{skill}>，截止 12-01 21:00")
             says(ctx, QQ[name], f"第1夜：你可以发动<{skill}>（发送“{skill} 座位号”），关门后1小时内有效；不发动请发送“放弃”。")
+        says(ctx, DIRECTOR, NIGHT_LIMITS)  # one message for every limit begun
         says(ctx, DIRECTOR, "已执行。")
     await director(app, "关门", "未执行：现在已经是夜晚")
 
@@ -379,11 +379,10 @@ async def test_an_early_close_cancels_the_days_slander_publication(app: App, ban
         says(ctx, DIRECTOR, "今天提前关门，乌鸦诽谤的公示时间（关门前1小时）未到：不再公示。")
         says(ctx, DIRECTOR, "【可公示】关门，第3夜开始")
         posts(ctx, GROUP, pack_night(3))
-        says(ctx, DIRECTOR, "时限开始：果果、橘子、香蕉、葡萄<杀人>，截止 12-01 21:00")
         says(ctx, QQ["柠檬"], "第3夜：狼群行动后你会收到<通灵>反馈，之后30分钟内决定是否使用药。")
         for name, skill in (("西瓜", "预言"), ("草莓", "诽谤"), ("芒果", "最后的守护")):
-            says(ctx, DIRECTOR, f"时限开始：{name}<{skill}>，截止 12-01 21:00")
             says(ctx, QQ[name], f"第3夜：你可以发动<{skill}>（发送“{skill} 座位号”），关门后1小时内有效；不发动请发送“放弃”。")
+        says(ctx, DIRECTOR, NIGHT_LIMITS)  # one message for every limit begun
         says(ctx, DIRECTOR, "已执行。")
     await row.refresh_from_db()
     assert row.done and f"deadline:{row.id}" not in scheduler.jobs  # nothing is published in the night
@@ -466,9 +465,9 @@ async def test_votes_from_pasted_forum_posts(app: App, banshabot):
         # the sheriff went out: he is asked at once to hand over the badge
         says(ctx, QQ["西瓜"], "你已出局，可以<殉职>：发送“殉职 座位号”移交警徽，或“殉职 撕”撕毁警徽（关门后30分钟内有效）。")
         says(ctx, DIRECTOR, "等待 5号 西瓜 发动<殉职>")
-        says(ctx, DIRECTOR, "时限开始：西瓜<殉职>，截止 12-02 21:30")  # 关门 (12-02 21:00) + 30 minutes
         says(ctx, DIRECTOR, "【可公示】放逐投票：5号 西瓜 出局")
         says(ctx, QQ["西瓜"], "你已出局，可以留下遗言：发送“遗言 内容”（可多行），下一个白天开始前有效。遗言中禁止使用Discuz!代码。")
+        says(ctx, DIRECTOR, "时限开始：西瓜<殉职>，截止 12-02 21:30")  # 关门 (12-02 21:00) + 30 minutes
         says(ctx, DIRECTOR, "计票完成：5号 西瓜 2票、1号 果果 1.5票；结果：5号 西瓜。可公示的计票结果见上。\n"
                             "无效：果果：改票只允许一次，第二次改票无效\n"
                             "无效：橘子：重复投票，以第一次为准（改票请使用“改票对象：”）\n"
@@ -597,13 +596,11 @@ async def test_co_director_runs_the_game(app: App, banshabot):
         for qq in (DIRECTOR, CO_DIRECTOR):  # every director hears what the game tells directors
             says(ctx, qq, "【可公示】关门，第1夜开始")
         posts(ctx, GROUP, pack_night(1))
-        for qq in (DIRECTOR, CO_DIRECTOR):
-            says(ctx, qq, "时限开始：果果、橘子、香蕉、葡萄<杀人>，截止 12-01 21:00")
         says(ctx, QQ["柠檬"], "第1夜：狼群行动后你会收到<通灵>反馈，之后30分钟内决定是否使用药。")
         for name, skill in (("西瓜", "预言"), ("草莓", "诽谤"), ("芒果", "最后的守护")):
-            for qq in (DIRECTOR, CO_DIRECTOR):
-                says(ctx, qq, f"时限开始：{name}<{skill}>，截止 12-01 21:00")
             says(ctx, QQ[name], f"第1夜：你可以发动<{skill}>（发送“{skill} 座位号”），关门后1小时内有效；不发动请发送“放弃”。")
+        for qq in (DIRECTOR, CO_DIRECTOR):
+            says(ctx, qq, NIGHT_LIMITS)  # one message for every limit begun
         says(ctx, CO_DIRECTOR, "已执行。")
     assert t.game.state.phase == "night"
 

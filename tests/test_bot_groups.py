@@ -11,6 +11,7 @@ from nonebot.adapters.onebot.v11 import ActionFailed
 from nonebug import App
 
 from bot_helpers import (
+    NIGHT_LIMITS,
     BOT_ID,
     DIRECTOR,
     GROUP,
@@ -236,11 +237,10 @@ async def test_in_relay_the_pack_is_not_told_to_use_a_group(app: App, banshabot)
         says(ctx, DIRECTOR, "【可公示】关门，第1夜开始")
         for name in WOLVES:
             says_with(ctx, QQ[name], "第1夜", "杀人", lacks=("在群里", "群里发送"))
-        says(ctx, DIRECTOR, "时限开始：果果、橘子、香蕉、葡萄<杀人>，截止 12-01 21:00")
         says(ctx, QQ["柠檬"], "第1夜：狼群行动后你会收到<通灵>反馈，之后30分钟内决定是否使用药。")
         for name, skill in (("西瓜", "预言"), ("草莓", "诽谤"), ("芒果", "最后的守护")):
-            says(ctx, DIRECTOR, f"时限开始：{name}<{skill}>，截止 12-01 21:00")
             says(ctx, QQ[name], f"第1夜：你可以发动<{skill}>（发送“{skill} 座位号”），关门后1小时内有效；不发动请发送“放弃”。")
+        says(ctx, DIRECTOR, NIGHT_LIMITS)  # one message for every limit begun
         says(ctx, DIRECTOR, "已执行。")
 
 
