@@ -657,6 +657,7 @@ class Service:
         morning = any(isinstance(e, Announcement) for e in outcome.events)
         post: list[str] = []  # the 开门 post, gathered into one message the director pastes as it is
         started: list[str] = []  # the time limits begun, told the directors in one message
+        over = False  # the game ended: its log (树洞) goes last, after the count and the result it follows
         for event in outcome.events:
             if isinstance(event, Notice) and event.audience == "public":
                 if morning:
@@ -673,7 +674,7 @@ class Service:
             elif isinstance(event, TeamChange):
                 await self.team_changed(t, event.team, list(event.members))
             elif isinstance(event, GameOver):
-                await self._game_over(t)
+                over = True
         if started:
             await self.tell_directors(t, "时限开始：" + (started[0] if len(started) == 1 else "\n" + "\n".join(started)), sink)
         if post:
@@ -683,6 +684,8 @@ class Service:
             await self.tell_directors(t, "【开门公告，可直接粘贴到论坛】\n" + discuz_post(post), sink)
         for warning in outcome.warnings:
             await self.tell_directors(t, f"注意：{warning}", sink)
+        if over:
+            await self._game_over(t)
         if t.game.phase == "night" and phase_before != "night":
             await self._fill_close_anchors(t)
         await self.save_row(t.row)

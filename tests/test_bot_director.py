@@ -751,11 +751,11 @@ async def test_faction_loss_ends_the_game(app: App, banshabot):
                    "[第3条] 12-01 20:00 导演 10000：判负 狼人阵营", result="村民阵营")
     async with chat(app) as (ctx, bot):
         ctx.receive_event(bot, private(DIRECTOR, "判负 狼人阵营"))
-        # the director gets the whole log, ready to post; every player is told, with the seed
-        director_hears(ctx, "狼人阵营判负", log, "【可公示】游戏结束，村民阵营获胜")
+        # every player is told, with the seed; then the director gets the whole log, ready to post, last
+        director_hears(ctx, "狼人阵营判负", "【可公示】游戏结束，村民阵营获胜")
         for _, qq, _ in PLAYERS:
             says(ctx, qq, game_over("村民阵营", t.row.seed))
-        says(ctx, DIRECTOR, "已执行。")
+        director_hears(ctx, log, "已执行。")
     await director(app, "判负 村民阵营", "未执行：游戏已经结束")
     await director(app, "日志", log)
     await director(app, "游戏", "#1 [M131]粽子（M131，已结束）")

@@ -260,13 +260,13 @@ async def test_at_the_end_the_group_is_emptied_renamed_and_returned(app: App, ba
     async with chat(app) as (ctx, bot):
         ctx.receive_event(bot, private(DIRECTOR, "判负 狼人阵营"))
         says(ctx, DIRECTOR, "狼人阵营判负")
+        says(ctx, DIRECTOR, "【可公示】游戏结束，村民阵营获胜")
+        for _, qq, _ in PLAYERS:  # every player is told, at the QQ that plays the character now
+            says(ctx, 30001 if qq == QQ["果果"] else qq, game_over("村民阵营", t.row.seed))
         says_with(ctx, DIRECTOR, f"种子：{t.row.seed}", "1号 果果：狼人，狼人阵营（替补接手 1 次）", "结果：村民阵营获胜")  # the 树洞
         for qq in (20001, 20002, 20003, 20004, 30001):  # every member, and the one a 替补 replaced
             kicks(ctx, GROUP, qq)
         renames(ctx, GROUP, GROUP_NAME)
-        says(ctx, DIRECTOR, "【可公示】游戏结束，村民阵营获胜")
-        for _, qq, _ in PLAYERS:  # every player is told, at the QQ that plays the character now
-            says(ctx, 30001 if qq == QQ["果果"] else qq, game_over("村民阵营", t.row.seed))
         lists_members(ctx, GROUP)  # given back: nobody is left in it
         says(ctx, DIRECTOR, "已执行。")
     async with chat(app) as (ctx, bot):
