@@ -13,6 +13,7 @@ from typing import Any
 
 from .commands import Act, Ballots, Breach, Card, CloseDay, Command, Configure, FactionLoss, Moon, OpenDay, ResolveNight, SpeedUp, Timeout
 from .errors import Rejected
+from .lineup import seed_decides
 from .events import (
     Announcement,
     DeadlineEnd,
@@ -378,8 +379,9 @@ class Game:
                 self.tell(f"player:{name}", f"游戏已经结束，你不必再{what}。")
         self.emit(GameOver(faction, tuple(s.lost)))
         self.tell("public", f"游戏结束，{faction}获胜")
+        decides = seed_decides(self.rules, [(p.name, p.role) for p in s.players], s.seed)
         for p in s.players:
-            self.tell(f"player:{p.name}", f"游戏结束，{faction}获胜。感谢参与！本局的随机种子是 {s.seed}：身份分配和每一次随机结果都由它决定，"
+            self.tell(f"player:{p.name}", f"游戏结束，{faction}获胜。感谢参与！本局的随机种子是 {s.seed}：{decides}，"
                       "可以在导演公布的完整记录（树洞）中核对。")
 
     # --- acts ---------------------------------------------------------------------------------------

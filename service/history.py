@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from engine import Act, Ballots, Breach, Card, Configure, FactionLoss, Moon, SpeedUp, Timeout
 from engine.commands import Command, from_dict
+from engine.lineup import seed_decides
 from rulesets import get as get_ruleset
 
 from .models import CommandRow
@@ -142,7 +143,7 @@ async def treehole(t) -> list[str]:
     """The whole log (树洞) ready to post on the forum: the seed, every identity, every entry with who
     sent it, the result. Cut into messages of at most `PART` characters, at line ends."""
     rules = get_ruleset(t.row.ruleset)
-    lines = [f"#{t.row.id} {t.row.title}（{t.row.ruleset}）", f"种子：{t.row.seed}（身份分配和每一次随机结果都由它决定）", "身份："]
+    lines = [f"#{t.row.id} {t.row.title}（{t.row.ruleset}）", f"种子：{t.row.seed}（{seed_decides(rules, [(s.name, s.role) for s in t.seats], t.row.seed)}）", "身份："]
     lines += [f"{s.seat}号 {s.name}：{identity(rules, s.role) if s.role else '未分配'}"
               + (f"（替补接手 {len(s.former_qq)} 次）" if s.former_qq else "") for s in t.seats]
     rows = await CommandRow.filter(game_id=t.row.id).order_by("seq")

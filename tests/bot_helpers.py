@@ -125,7 +125,7 @@ def others(*names: str, out: tuple[str, ...] = ()) -> list[str]:
 
 def treehole(seed: int, *entries: str, result: str | None = None) -> str:
     """The whole log (树洞) of a game #1 of the fixed line-up, ready to post: seed, identities, entries."""
-    lines = ["#1 [M131]粽子（M131）", f"种子：{seed}（身份分配和每一次随机结果都由它决定）", "身份："]
+    lines = ["#1 [M131]粽子（M131）", f"种子：{seed}（每一次随机结果都由它决定（身份由导演指定））", "身份："]
     lines += [f"{i}号 {name}：{role}，{FACTION.get(role, '村民阵营')}" for i, (name, _, role) in enumerate(PLAYERS, 1)]
     lines += (["记录："] if entries else []) + list(entries) + ([f"结果：{result}获胜"] if result else [])
     return "\n".join(lines)
@@ -133,7 +133,7 @@ def treehole(seed: int, *entries: str, result: str | None = None) -> str:
 
 def game_over(faction: str, seed: int) -> str:
     """What every player is told when the game ends."""
-    return (f"游戏结束，{faction}获胜。感谢参与！本局的随机种子是 {seed}：身份分配和每一次随机结果都由它决定，"
+    return (f"游戏结束，{faction}获胜。感谢参与！本局的随机种子是 {seed}：每一次随机结果都由它决定（身份由导演指定），"
             "可以在导演公布的完整记录（树洞）中核对。")
 
 
