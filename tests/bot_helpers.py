@@ -123,11 +123,12 @@ def others(*names: str, out: tuple[str, ...] = ()) -> list[str]:
     return [n for n, _, _ in PLAYERS if n not in names and n not in out]
 
 
-def treehole(seed: int, *entries: str, result: str | None = None) -> str:
-    """The whole log (树洞) of a game #1 of the fixed line-up, ready to post: seed, identities, entries."""
+def treehole(seed: int, *entries: str, out: str | None = None, result: str | None = None) -> str:
+    """The whole log (树洞) of a game #1 of the fixed line-up, ready to post: seed, identities, entries, who
+    went out (`out`, as the log's 出局 line writes it), the result."""
     lines = ["#1 [M131]粽子（M131）", f"种子：{seed}（每一次随机结果都由它决定（身份由导演指定））", "身份："]
     lines += [f"{i}号 {name}：{role}，{FACTION.get(role, '村民阵营')}" for i, (name, _, role) in enumerate(PLAYERS, 1)]
-    lines += (["记录："] if entries else []) + list(entries) + ([f"结果：{result}获胜"] if result else [])
+    lines += (["记录："] if entries else []) + list(entries) + ([f"出局：{out}"] if out else []) + ([f"结果：{result}获胜"] if result else [])
     return "\n".join(lines)
 
 

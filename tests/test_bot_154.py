@@ -70,6 +70,22 @@ async def test_ning_found_joins_the_ghost_group(banshabot, clean):
     assert not any("石头" in text for text in texts_to(sent, BROTHERS_GROUP))
 
 
+async def test_the_log_shows_the_faction_ning_ended_in_and_who_went_out_when(app: App, banshabot, clean):
+    service = banshabot.service
+    t, _ = await started(service)
+    for step in (CloseDay(), Act(by="小倩", skill="执子之手", target="石头"), Act(by="鬼甲", skill="吸精", target="书一")):
+        assert (await service.submit(t, step, source="test")).ok
+    await drain()
+    from engine import OpenDay
+
+    assert (await service.submit(t, OpenDay(lapse=True), source=f"director:{DIRECTOR}")).ok
+    await drain()
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(DIRECTOR, "日志"))
+        says_with(ctx, DIRECTOR, "13号 石头：宁采臣（隐藏身份，本人收到：赶考书生），书生阵营 → 女鬼阵营",
+                  "出局：第1夜 14号 书一（吸精）")
+
+
 # --- 姥姥之怒, attached to the group's 吸精 -----------------------------------------------------------------
 async def test_the_fury_is_attached_to_the_groups_suck_in_the_group_or_in_private(app: App, banshabot, clean):
     """"姥姥之怒……在该阵营吸食角色时，可以附加姥姥之怒": "姥姥之怒 座位号" is the night's 吸精 with the fury;

@@ -109,7 +109,7 @@ async def test_undo_shows_what_changes_then_corrects_everyone_told(app: App, ban
         "test：桃子 认亲 西瓜", "导演 10000：关门", "test：果果 杀人 菠萝", "test：柠檬 放弃", "test：西瓜 放弃", "test：芒果 放弃",
         "test：草莓 放弃", "自动：结算夜晚", "导演 10000：开门", "导演 10000：竞选 果果:橘子 橘子:橘子", "导演 10000：开门",
         "导演 10000：发牌 红牌 西瓜（已由第13条撤销）", "导演 10000：撤销第12条"), 1)]
-    await director(app, "日志", treehole(t.row.seed, *entries))
+    await director(app, "日志", treehole(t.row.seed, *entries, out="第1夜 10号 菠萝（杀人）"))  # each night's result
     # a restart rebuilds the game from the log: the correction holds
     service.tables.clear()
     rebuilt = await service.table(t.row.id)
