@@ -123,6 +123,8 @@ class Ruleset:
     asks_cutoff: Quota | None = None
     # the witch's night slot, whose answer is one of her potions (救药 / 毒药) or 放弃
     potion_slot: str | None = None
+    # what the post calls the night's harm that <通灵> senses (154: the ghosts' 吸精)
+    harm_word: str = "指杀"
     # causes of a death caused on the spot that the thread is not told (154's 殉情 names 小倩 and 宁采臣, and
     # "游戏进行期间以任何方式出局的角色均不公示其身份"): the death is listed, its cause left out
     secret_causes: frozenset[str] = frozenset()

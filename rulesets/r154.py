@@ -299,6 +299,7 @@ class R154(Ruleset):
     # 讨论日长短: the post sets none ("投票帖与讨论日一同开门，一同关门"): the director names each closing time.
     change_cutoff = Quota(60, "白天结束前一个小时不得改票，时间以论坛发帖时间为准。")
     potion_slot = "蛊女"
+    harm_word = "吸精"  # <通灵>: "得知当晚被吸精的角色"
     # "游戏进行期间以任何方式出局的角色均不公示其身份": only 小倩 can 殉情, so the word would name her and 宁采臣
     secret_causes = frozenset({"殉情"})
 

@@ -60,7 +60,7 @@ async def _from_player(service: Service, t: Table, seat: SeatRow, text: str, key
         return
     if await service.seen_before(key):
         return
-    text = help_text(t, seat.name, await service.open_deadlines(t)) if command.word == "帮助" else player_status(t.game, seat.name)
+    text = help_text(t, seat.name, await service.open_deadlines(t)) if command.word == "帮助" else player_status(t.game, seat.name, t.row.planned_close)
     await service.queue(reply, text, t.row.id)
     await service.delivered()
 
@@ -144,7 +144,7 @@ def _potions(g, p, ends: str | None) -> str:
     now = [f"{k} 座位号" for k in left if not (k == "救药" and waiting)] + ["放弃"]
     text = "现在可以：" + " / ".join(now)
     if waiting:
-        text += "；收到<通灵>反馈（所有指杀提交后）之后还可以：救药 座位号"
+        text += f"；收到<通灵>反馈（所有{g.rules.harm_word}提交后）之后还可以：救药 座位号"
     return text + (f"（截止 {ends}）" if ends else "（收到<通灵>反馈后30分钟内）")
 
 

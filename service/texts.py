@@ -117,11 +117,16 @@ def _phase(game: Game) -> str:
     return {"night": f"第{s.night_no}夜", "day": f"第{s.day_no}天", "over": f"游戏已结束，{s.winner}获胜"}[s.phase]
 
 
-def player_status(game: Game, name: str) -> str:
+def player_status(game: Game, name: str, closes: datetime | None = None) -> str:
+    """`状态`: the phase (by day, its closing time), the seats, the offices, and the player's own cards."""
     s = game.state
     p = s.player(name)
     lines = [f"{_phase(game)}。你是 {p.seat}号 {p.name}，{'存活' if p.alive else '已出局'}。", "座位：" + seats_line(game)]
     lines += game.office_lines()
+    if s.phase == "day" and closes:
+        lines.append(f"本日关门时间：{clock(closes)}")
+    if cards := "、".join(f"{k}{v}张" for k, v in p.cards.items() if v):
+        lines.append(f"你的牌：{cards}")
     return "\n".join(lines)
 
 

@@ -168,3 +168,29 @@ async def test_who_did_not_vote_gets_the_yellow_card_from_the_bot_and_the_direct
         says(ctx, QQ["书七"], f"【更正】你之前收到的以下消息有误，已作废：\n「导演判罚：你获得一张黄牌（第1天没有投票。规则：{rule}）。」")
         says_with(ctx, DIRECTOR, "已免牌")
     assert t.game.state.player("书七").cards["黄牌"] == 0
+
+
+# --- what players are told in 154's words ---------------------------------------------------------------------
+async def test_the_gu_woman_is_told_of_the_nights_suck_not_a_kill(app: App, banshabot, clean):
+    """<通灵>: "得知当晚被吸精的角色" — 154 has no 指杀."""
+    service = banshabot.service
+    t, _ = await started(service)
+    assert (await service.submit(t, CloseDay(), source="test")).ok
+    await drain()
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(QQ["蛊女"], "帮助"))
+        says_with(ctx, QQ["蛊女"], "收到<通灵>反馈（所有吸精提交后）之后还可以：救药 座位号", lacks=("指杀",))
+
+
+async def test_a_ballot_sent_privately_is_pointed_to_the_vote_thread(app: App, banshabot, clean):
+    """154's votes are posted in the thread ("投票帖与讨论日一同开门，一同关门"): a private one is told where, not "不认识"."""
+    service = banshabot.service
+    t, _ = await started(service)
+    from engine import OpenDay
+
+    for step in (CloseDay(), OpenDay(lapse=True)):
+        assert (await service.submit(t, step, source="test")).ok
+    await drain()
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(QQ["书一"], "投票 5 他很可疑"))
+        says_with(ctx, QQ["书一"], "请在论坛的投票帖回帖投票", "投票对象", lacks=("不认识",))

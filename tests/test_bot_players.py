@@ -309,6 +309,8 @@ async def test_witch_help_names_what_she_can_send(app: App, banshabot):
 
 
 async def test_status(app: App, banshabot):
+    from engine import Card
+
     service = banshabot.service
     t = await running_game(service)
     await player(app, "菠萝", "状态", f"游戏已开始，等待导演关门进入第一夜。你是 10号 菠萝，存活。\n座位：{SEATS}\n警长：无")
@@ -316,6 +318,13 @@ async def test_status(app: App, banshabot):
     seats = SEATS.replace("5号西瓜", "5号西瓜（出局）")
     await player(app, "菠萝", "状态", f"第2天。你是 10号 菠萝，存活。\n座位：{seats}\n警长：2号 橘子")
     await player(app, "西瓜", "状态", f"第2天。你是 5号 西瓜，已出局。\n座位：{seats}\n警长：2号 橘子")
+    # the day's closing time and his own cards
+    await director_does(service, t, Card("黄牌", "菠萝"))
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(DIRECTOR, "关门时间 12-02 22:00"))
+        says(ctx, DIRECTOR, "本日关门时间改为 12-02 22:00，从关门起算的时限随之调整。")
+    await player(app, "菠萝", "状态", f"第2天。你是 10号 菠萝，存活。\n座位：{seats}\n警长：2号 橘子\n"
+                                      "本日关门时间：12-02 22:00\n你的牌：黄牌1张")
 
 
 # --- 遗言 ---------------------------------------------------------------------------------------------
@@ -419,7 +428,7 @@ async def test_nothing_tells_night_ones_victims_before_the_election_and_one_elec
         ctx.receive_event(bot, private(DIRECTOR, "开门"))
         says(ctx, DIRECTOR, "【可公示】开门，第1天（警长竞选）")
         says(ctx, DIRECTOR, PROPOSED_CLOSE)
-    await player(app, "菠萝", "状态", f"第1天。你是 10号 菠萝，存活。\n座位：{SEATS}\n警长：无")
+    await player(app, "菠萝", "状态", f"第1天。你是 10号 菠萝，存活。\n座位：{SEATS}\n警长：无\n本日关门时间：12-02 21:00")
     await player(app, "菠萝", "帮助", f"你是 10号 菠萝，身份：村民。没有技能\n现在没有需要你做的事。\n{COMMANDS}")
     async with chat(app) as (ctx, bot):  # he votes and is elected; the list follows and he hands over
         ctx.receive_event(bot, private(DIRECTOR, "竞选 菠萝:菠萝 龙眼:菠萝 果果:橘子"))
@@ -444,4 +453,5 @@ async def test_nothing_tells_night_ones_victims_before_the_election_and_one_elec
         says(ctx, DIRECTOR, "10号 菠萝：殉职 13")
     assert t.game.state.sheriff == "龙眼"
     await director_does(service, t, OpenDay())
-    await player(app, "菠萝", "状态", f"第2天。你是 10号 菠萝，已出局。\n座位：{SEATS.replace('10号菠萝', '10号菠萝（出局）')}\n警长：13号 龙眼")
+    await player(app, "菠萝", "状态", f"第2天。你是 10号 菠萝，已出局。\n座位：{SEATS.replace('10号菠萝', '10号菠萝（出局）')}\n警长：13号 龙眼\n"
+                 "本日关门时间：12-02 21:00")
