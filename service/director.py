@@ -514,7 +514,17 @@ async def _replace(service: Service, t: Table, qq: str, rest: str, side: QQSide)
             seat.former_qq, seat.qq = former, old
             raise
     await service.delivered()
-    return f"{seat.seat}号 {seat.name} 由 {new_qq} 接手（原 {old}）。"
+    return f"{seat.seat}号 {seat.name} 由 {new_qq} 接手（原 {old}）。" + await _friend_note(side, new_qq)
+
+
+async def _friend_note(side: QQSide, qq: str) -> str:
+    """Whether the bot can chat with `qq` privately: a QQ that is not its friend may never get his messages."""
+    try:
+        friends = await side.friends()
+    except Exception:  # the change is made: the director hears the check could not be done, not an error
+        log.warning("friend list not readable after 替补", exc_info=True)
+        return "\n现在读不到我的好友列表：请稍后发送“检查”确认新QQ已加我为好友。"
+    return "" if qq in friends else f"\n注意：QQ {qq} 还没有加我为好友，私聊可能失败：请让他加我为好友（可发送“检查”核对）。"
 
 
 async def _assist(service: Service, t: Table, qq: str, rest: str, side: QQSide) -> str:

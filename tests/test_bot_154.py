@@ -134,6 +134,7 @@ async def test_a_character_may_have_a_second_substitute(app: App, banshabot, cle
             ctx.receive_event(bot, private(DIRECTOR, f"替补 书一 {new}"))
             says(ctx, old, "你的角色 书一 已由替补接手，你不再能以该角色行动。")
             says_with(ctx, new, "你作为替补接手了本局角色。", "你的角色：14号 书一", "你的身份：赶考书生")
+            ctx.should_call_api("get_friend_list", {}, result=[{"user_id": new, "nickname": "替补"}])
             says(ctx, DIRECTOR, f"14号 书一 由 {new} 接手（原 {old}）。")
     assert t.seat_of("书一").former_qq == [str(QQ["书一"]), "40001"]
     async with chat(app) as (ctx, bot):

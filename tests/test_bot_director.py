@@ -568,7 +568,9 @@ async def test_substitute_takes_over_a_character(app: App, banshabot):
         kicks(ctx, GROUP, 20001)  # the old QQ loses its team group seat
         says(ctx, 30001, f"你属于【狼群】，成员：1号 果果、2号 橘子、3号 香蕉、4号 葡萄。请申请加入QQ群 {GROUP}，我会通过你的申请。")
         posts(ctx, GROUP, "【狼群】成员：1号 果果、2号 橘子、3号 香蕉、4号 葡萄")
-        says(ctx, DIRECTOR, "1号 果果 由 30001 接手（原 20001）。")
+        ctx.should_call_api("get_friend_list", {}, result=[{"user_id": qq, "nickname": n} for n, qq, _ in PLAYERS])
+        # the new QQ is not the bot's friend: the director is told at once
+        says(ctx, DIRECTOR, "1号 果果 由 30001 接手（原 20001）。\n注意：QQ 30001 还没有加我为好友，私聊可能失败：请让他加我为好友（可发送“检查”核对）。")
     # "每名角色仅限更换一次替补" is M131's rule
     await director(app, "替补 果果 30002", "1号 果果 已经更换过替补。本局规则：每名角色仅限更换一次替补。无法继续进行游戏的角色无法更换替补时红牌罚下。")
 
