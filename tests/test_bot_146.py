@@ -472,7 +472,7 @@ async def test_the_elected_sheriff_is_asked_privately_to_appoint_a_deputy(app: A
                             "票型：\n1号 阿福 → 17号 大勇\n17号 大勇 → 17号 大勇\n4号 旺财 → 22号 石头\n"
                             f"未投票：{others('阿福', '大勇', '旺财')}")
         says(ctx, DIRECTOR, unvoted(1, "警长竞选", "阿福", "大勇", "旺财"))
-        says(ctx, QQ["大勇"], "你当选了警长。")
+        says(ctx, QQ["大勇"], "你当选了警长。<带队>：你的投票计为2.5票。<殉职>：你非因红牌出局后须选择一名未出局的角色继任警长（发送“殉职 座位号”）。<任命>：你须立即任命一名执警（发送“任命 座位号”，不能是自己）。<决策>：单数日投票结束时，你须选择下一次大新月事件（届时我会私聊你怎样选择）。")
         says(ctx, QQ["大勇"], APPOINT_ASKED)
         says(ctx, DIRECTOR, "等待 17号 大勇 发动<任命>")
         says(ctx, DIRECTOR, "计票完成：17号 大勇 2票、22号 石头 1票；结果：17号 大勇。可公示的计票结果见上。")
@@ -487,7 +487,7 @@ async def test_the_elected_sheriff_is_asked_privately_to_appoint_a_deputy(app: A
         ctx.receive_event(bot, private(QQ["大勇"], "执警 20"))
         says(ctx, QQ["大勇"], "已收到：任命 20号 丫蛋 为执警。")
         says(ctx, DIRECTOR, "【可公示】警长 17号 大勇 任命 20号 丫蛋 为执警")
-        says(ctx, QQ["丫蛋"], "你被任命为执警。")
+        says(ctx, QQ["丫蛋"], "你被任命为执警。<代理>：你的投票计为1票。<辅策>：双数日投票结束时，你须选择下一次小新月事件（届时我会私聊你怎样选择）。")
         says(ctx, DIRECTOR, "17号 大勇：任命 20")
     assert (t.game.state.sheriff, t.game.state.carry["deputy"]) == ("大勇", "丫蛋")
     await row.refresh_from_db()
@@ -540,7 +540,7 @@ async def test_a_sheriff_voted_out_hands_over_the_badge_and_the_heir_appoints(ap
         ctx.receive_event(bot, private(QQ["石头"], "任命 4"))
         says(ctx, QQ["石头"], "已收到：任命 4号 旺财 为执警。")
         says(ctx, DIRECTOR, "【可公示】警长 22号 石头 任命 4号 旺财 为执警")
-        says(ctx, QQ["旺财"], "你被任命为执警。")
+        says(ctx, QQ["旺财"], "你被任命为执警。<代理>：你的投票计为1票。<辅策>：双数日投票结束时，你须选择下一次小新月事件（届时我会私聊你怎样选择）。")
         says(ctx, DIRECTOR, "22号 石头：任命 4")
     assert t.game.state.carry["deputy"] == "旺财"
 

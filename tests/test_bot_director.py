@@ -12,6 +12,7 @@ import pytest
 from nonebug import App
 
 from bot_helpers import (
+    SHERIFF,
     NIGHT_LIMITS,
     CO_DIRECTOR,
     DIRECTOR,
@@ -308,7 +309,7 @@ async def test_close_and_open_with_a_planned_close_time(app: App, banshabot):
         # the first night's deaths are published once the election is counted, with the sheriff
         ctx.receive_event(bot, private(DIRECTOR, "竞选 果果:橘子 橘子:橘子 西瓜:弃权"))
         says(ctx, DIRECTOR, unvoted(1, "警长竞选", others("果果", "橘子", "西瓜")))
-        says(ctx, QQ["橘子"], "你当选了警长。")
+        says(ctx, QQ["橘子"], SHERIFF)
         says(ctx, DIRECTOR, "10号 菠萝 出局（杀人）")  # night 1's victims go out with the list
         says(ctx, QQ["菠萝"], "你已出局，可以留下遗言：发送“遗言 内容”（可多行），下一个白天开始前有效。遗言中禁止使用Discuz!代码。")
         says(ctx, DIRECTOR, "【开门公告，可直接粘贴到论坛】\n"
@@ -428,7 +429,7 @@ async def test_votes_from_pasted_forum_posts(app: App, banshabot):
         ctx.receive_event(bot, private(DIRECTOR, election))
         # a void post is a reply all the same: its poster is under 无效票, with why, not under 未投票 (nor given its card)
         says(ctx, DIRECTOR, unvoted(1, "警长竞选", others("果果", "西瓜", "柠檬", "草莓", "芒果", "桃子")))
-        says(ctx, QQ["西瓜"], "你当选了警长。")
+        says(ctx, QQ["西瓜"], SHERIFF)
         says(ctx, DIRECTOR, "【开门公告，可直接粘贴到论坛】\n"
                             "[b]第1天警长竞选结果：[/b]\n5号 西瓜 2票、2号 橘子 1票\n结果：5号 西瓜 当选警长\n"
                             "票型：\n1号 果果 → 2号 橘子\n5号 西瓜 → 5号 西瓜\n7号 草莓 → 5号 西瓜\n弃权：9号 桃子\n"

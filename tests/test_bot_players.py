@@ -11,6 +11,7 @@ import pytest
 from nonebug import App
 
 from bot_helpers import (
+    SHERIFF,
     DIRECTOR,
     GROUP,
     PLAYERS,
@@ -433,7 +434,7 @@ async def test_nothing_tells_night_ones_victims_before_the_election_and_one_elec
     async with chat(app) as (ctx, bot):  # he votes and is elected; the list follows and he hands over
         ctx.receive_event(bot, private(DIRECTOR, "竞选 菠萝:菠萝 龙眼:菠萝 果果:橘子"))
         says(ctx, DIRECTOR, unvoted(1, "警长竞选", others("菠萝", "龙眼", "果果")))
-        says(ctx, QQ["菠萝"], "你当选了警长。")
+        says(ctx, QQ["菠萝"], SHERIFF)
         says(ctx, DIRECTOR, "10号 菠萝 出局（杀人）")
         says(ctx, QQ["菠萝"], "你已出局，可以<殉职>：发送“殉职 座位号”移交警徽，或“殉职 撕”撕毁警徽（关门后30分钟内有效）。")
         says(ctx, DIRECTOR, "等待 10号 菠萝 发动<殉职>")

@@ -208,7 +208,7 @@ def test_night_ones_victims_are_told_nothing_before_the_election_and_one_elected
     assert out.ok and g.state.tallies[-1]["counts"] == {"子": 2, "甲": 1}
     assert [(d.name, d.phase, d.number, d.cause) for d in out.of(Death)] == [("子", "night", 1, "杀人")]
     told = notices([out], "player:子")
-    assert told[0] == "你当选了警长。" and "可以<殉职>" in told[1] and "可以留下遗言" in told[2]
+    assert told[0] == "你当选了警长。<带队>：你的投票计为1.5票。<殉职>：你非因红牌出局后可以选择一名未出局的角色继任警长（发送“殉职 座位号”，或“殉职 撕”撕毁警徽）。" and "可以<殉职>" in told[1] and "可以留下遗言" in told[2]
     [ask] = [e for e in out.of(DeadlineStart) if e.what == "殉职"]
     assert (ask.anchor, ask.minutes) == ("close", 30)
     assert g.state.sheriff is None
