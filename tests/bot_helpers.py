@@ -99,8 +99,15 @@ def brief(name: str) -> str:
         f"【{TITLE}】你的角色：{seat}号 {name}\n"
         f"你的身份：{role}（{FACTION.get(role, '村民阵营')}）\n"
         f"技能：{SUMMARY[role]}\n"
-        f"{LIMITS}\n{HOW_TO}"
+        + (VILLAGER_TAIL if role == "村民" else f"{LIMITS}\n{HOW_TO}")
     )
+
+
+# a villager has nothing of his own to send: only the limits that may come to anyone (the sheriff's, last
+# words), and no "如“预言 3”"
+VILLAGER_TAIL = ("行动时限：\n"
+                 + "\n".join(line for line in LIMITS.split("\n")[1:] if "警长" in line or "遗言" in line)
+                 + "\n私聊我发送“帮助”查看你现在能做什么，“状态”查看场上情况。")
 
 
 def pack_night(n: int) -> str:
