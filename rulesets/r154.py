@@ -246,6 +246,7 @@ def last_blade(g: Game, actor: Player, target) -> None:
         return
     t = g.living_target(target, "最后一刀")  # "其他角色": he is out himself by now
     g.settle(pending)
+    g.tell(f"player:{actor.name}", f"已收到：最后一刀 {g.label(t)}。")
     g.kill(t, "最后一刀")
     # "投票结束后，因……刀客<最后一刀>而出局而角色……立即公示"
     g.publish_deaths([t.name], "最后一刀")

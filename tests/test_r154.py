@@ -242,7 +242,8 @@ def test_a_red_card_after_the_vote_withdraws_the_blade_and_a_blade_already_falle
     # "红牌罚下出局的角色……不能发动以下技能：刀客<最后一刀>、警长<殉职>。" "白天红牌罚下在被投票出局之前。"
     g = new_game()
     run(g, CloseDay(), OpenDay(lapse=True), Ballots("election", ()), Ballots("exile", (("庚", "壬"),)))
-    run(g, Act("壬", "最后一刀", "丙"))
+    blade = run(g, Act("壬", "最后一刀", "丙"))
+    assert notices(blade, "player:壬") == ["已收到：最后一刀 3号 丙。"]  # a receipt, like every other decision
     outs = run(g, Card("红牌", "壬"))
     assert [d["cause"] for d in g.state.deaths] == ["红牌", "最后一刀"]
     [told] = [t for t in notices(outs, "director") if "改为红牌罚下出局" in t]
