@@ -99,6 +99,7 @@ def _form_couple(g: Game) -> None:
         # 恋爱<强制>: "若情侣中有且只有一名狼人，则它失去<杀人>技能，且不与其他狼人阵营的角色互知共群。"
         s.teams[PACK] = [n for n in s.teams[PACK] if n not in (a.name, b.name)]
     # 丘比特之箭: "情侣产生后，丘比特的阵营转变为与情侣相同的阵营。"
+    was = {cupid.name: cupid.faction for cupid in s.with_role("丘比特")}
     for cupid in s.with_role("丘比特"):
         cupid.faction = a.faction
     # "情侣在成为情侣后互知共群（双狼情侣除外）。如果丘比特单身，丘比特不与情侣共群。"
@@ -119,7 +120,8 @@ def _form_couple(g: Game) -> None:
                 text += "你失去<杀人>，离开狼群。"
         g.tell(f"player:{p.name}", text)
     for cupid in s.with_role("丘比特"):
-        g.tell(f"player:{cupid.name}", f"情侣已产生，你的阵营变为【{cupid.faction}】。")
+        same = cupid.faction == was[cupid.name]
+        g.tell(f"player:{cupid.name}", f"情侣已产生，你的阵营{'仍为' if same else '变为'}【{cupid.faction}】。")
     g.tell("director", f"情侣：{g.label(a)}、{g.label(b)}" + ("（黑情侣阵营）" if _black(g) else f"（{a.faction}）"))
     # 殉情: a lover red-carded before the start takes the other with him the moment they are lovers
     for p, other in ((a, b), (b, a)):
