@@ -402,7 +402,10 @@ class Game:
         pending = self.pending_for(actor.name, skill.name)
         if skill.when == "decision":
             if pending is None:
-                raise Rejected(f"{actor.name} 现在不能发动<{skill.name}>")
+                # what he may have meant: a decision asked of him now (146's 猎人的愤怒 for a shot), or 帮助
+                asked = "、".join(f"<{q.skill}>" for q in self.state.pending if q.who == actor.name)
+                raise Rejected(f"{actor.name} 现在不能发动<{skill.name}>" + (f"：你现在要决定的是{asked}" if asked else "")
+                               + "。发送“帮助”查看你现在能做什么和怎样发送")
         else:
             if not actor.alive:
                 raise Rejected(f"{actor.name} 已出局，不能发动技能")

@@ -123,8 +123,6 @@ class Ruleset:
     asks_cutoff: Quota | None = None
     # the witch's night slot, whose answer is one of her potions (救药 / 毒药) or 放弃
     potion_slot: str | None = None
-    # what more the post asks of a sheriff, told him when he is elected (146: 任命, 决策)
-    sheriff_duties: str = ""
     # what the post calls the night's harm that <通灵> senses (154: the ghosts' 吸精)
     harm_word: str = "指杀"
     # causes of a death caused on the spot that the thread is not told (154's 殉情 names 小倩 and 宁采臣, and
@@ -280,15 +278,19 @@ class Ruleset:
     def after_election(self, g: "Game", elected: str | None) -> None:
         g.state.sheriff = elected
         if elected:
-            g.tell(f"player:{elected}", "你当选了警长。" + self.sheriff_text())
+            g.tell(f"player:{elected}", "你当选了警长。" + self.sheriff_text(g))
 
-    def sheriff_text(self) -> str:
+    def sheriff_duties(self, g: "Game") -> str:
+        """What more the post asks of a sheriff in this game, told him when he is elected (146: 任命, 决策)."""
+        return ""
+
+    def sheriff_text(self, g: "Game") -> str:
         """What the sheriff is told of his office ("成为警长的角色将收到告知"): his ballot's weight (带队) and his
-        <殉职>, and what more the post asks of him (`sheriff_duties`)."""
+        <殉职>, and what more the post asks of him in this game (`sheriff_duties`)."""
         must = "可以" if self.badge_may_be_torn else "须"
         tear = "，或“殉职 撕”撕毁警徽" if self.badge_may_be_torn else ""
         return (f"<带队>：你的投票计为{votes.written(self.sheriff_weight)}票。<殉职>：你非因红牌出局后{must}选择一名未出局的角色"
-                f"继任警长（发送“殉职 座位号”{tear}）。" + self.sheriff_duties)
+                f"继任警长（发送“殉职 座位号”{tear}）。" + self.sheriff_duties(g))
 
     def timeout(self, g: "Game", key: str) -> list[str]:
         """A time limit this ruleset started itself passed; returns what it settled."""

@@ -345,7 +345,7 @@ async def test_a_hunter_voted_out_by_day_is_asked_privately_until_30_minutes_aft
     await player(app, "春生", "最后一枪", "<最后一枪>需要一个目标：请发送“最后一枪 座位号”或“最后一枪 角色名”。")
     await player(app, "春生", "枪 1 2", "<最后一枪>只需要一个目标：请发送“最后一枪 座位号”或“最后一枪 角色名”。")
     await player(app, "春生", "最后一枪 12", "未执行：<最后一枪>须选择一名其他角色")
-    await player(app, "旺财", "最后一枪 1", "未执行：旺财 现在不能发动<最后一枪>")
+    await player(app, "旺财", "最后一枪 1", "未执行：旺财 现在不能发动<最后一枪>。发送“帮助”查看你现在能做什么和怎样发送")
     async with chat(app) as (ctx, bot):  # "投票结束后，因投票而触发的……猎人<最后一枪>、以及被枪杀的角色立即公示"
         ctx.receive_event(bot, private(QQ["春生"], "最后一枪 1"))
         says(ctx, QQ["春生"], "已收到：最后一枪 1号 阿福。")
@@ -355,7 +355,7 @@ async def test_a_hunter_voted_out_by_day_is_asked_privately_until_30_minutes_aft
         says(ctx, DIRECTOR, "12号 春生：最后一枪 1")
     await row.refresh_from_db()
     assert row.done
-    await player(app, "春生", "最后一枪 2", "未执行：春生 现在不能发动<最后一枪>")
+    await player(app, "春生", "最后一枪 2", "未执行：春生 现在不能发动<最后一枪>。发送“帮助”查看你现在能做什么和怎样发送")
     await does(service, t, CloseDay())
     assert f"deadline:{row.id}" not in scheduler.jobs
 
@@ -472,7 +472,7 @@ async def test_the_elected_sheriff_is_asked_privately_to_appoint_a_deputy(app: A
                             "票型：\n1号 阿福 → 17号 大勇\n17号 大勇 → 17号 大勇\n4号 旺财 → 22号 石头\n"
                             f"未投票：{others('阿福', '大勇', '旺财')}")
         says(ctx, DIRECTOR, unvoted(1, "警长竞选", "阿福", "大勇", "旺财"))
-        says(ctx, QQ["大勇"], "你当选了警长。<带队>：你的投票计为2.5票。<殉职>：你非因红牌出局后须选择一名未出局的角色继任警长（发送“殉职 座位号”）。<任命>：你须立即任命一名执警（发送“任命 座位号”，不能是自己）。<决策>：单数日投票结束时，你须选择下一次大新月事件（届时我会私聊你怎样选择）。")
+        says(ctx, QQ["大勇"], "你当选了警长。<带队>：你的投票计为2.5票。<殉职>：你非因红牌出局后须选择一名未出局的角色继任警长（发送“殉职 座位号”）。<任命>：你须立即任命一名执警（发送“任命 座位号”，不能是自己）。")
         says(ctx, QQ["大勇"], APPOINT_ASKED)
         says(ctx, DIRECTOR, "等待 17号 大勇 发动<任命>")
         says(ctx, DIRECTOR, "计票完成：17号 大勇 2票、22号 石头 1票；结果：17号 大勇。可公示的计票结果见上。")
@@ -482,12 +482,12 @@ async def test_the_elected_sheriff_is_asked_privately_to_appoint_a_deputy(app: A
                                       f"等待你决定：<任命>，发送“任命 座位号”（截止 关门后30分钟）\n{COMMANDS}")
     await player(app, "大勇", "任命", "<任命>需要一个目标：请发送“任命 座位号”或“任命 角色名”。")
     await player(app, "大勇", "任命 17", "未执行：不能任命自己为执警，请选择其他角色")
-    await player(app, "石头", "任命 20", "未执行：石头 现在不能发动<任命>")
+    await player(app, "石头", "任命 20", "未执行：石头 现在不能发动<任命>。发送“帮助”查看你现在能做什么和怎样发送")
     async with chat(app) as (ctx, bot):  # "当选警长的角色需要立即在投票贴内任命一个执警"
         ctx.receive_event(bot, private(QQ["大勇"], "执警 20"))
         says(ctx, QQ["大勇"], "已收到：任命 20号 丫蛋 为执警。")
         says(ctx, DIRECTOR, "【可公示】警长 17号 大勇 任命 20号 丫蛋 为执警")
-        says(ctx, QQ["丫蛋"], "你被任命为执警。<代理>：你的投票计为1票。<辅策>：双数日投票结束时，你须选择下一次小新月事件（届时我会私聊你怎样选择）。")
+        says(ctx, QQ["丫蛋"], "你被任命为执警。<代理>：你的投票计为1票。")
         says(ctx, DIRECTOR, "17号 大勇：任命 20")
     assert (t.game.state.sheriff, t.game.state.carry["deputy"]) == ("大勇", "丫蛋")
     await row.refresh_from_db()
@@ -540,7 +540,7 @@ async def test_a_sheriff_voted_out_hands_over_the_badge_and_the_heir_appoints(ap
         ctx.receive_event(bot, private(QQ["石头"], "任命 4"))
         says(ctx, QQ["石头"], "已收到：任命 4号 旺财 为执警。")
         says(ctx, DIRECTOR, "【可公示】警长 22号 石头 任命 4号 旺财 为执警")
-        says(ctx, QQ["旺财"], "你被任命为执警。<代理>：你的投票计为1票。<辅策>：双数日投票结束时，你须选择下一次小新月事件（届时我会私聊你怎样选择）。")
+        says(ctx, QQ["旺财"], "你被任命为执警。<代理>：你的投票计为1票。")
         says(ctx, DIRECTOR, "22号 石头：任命 4")
     assert t.game.state.carry["deputy"] == "旺财"
 
@@ -631,4 +631,4 @@ async def test_a_red_card_after_the_vote_moves_the_badge_at_random_and_tells_the
         says(ctx, DIRECTOR, "村民阵营累计红牌 1 张；导演可决定是否判负该阵营")
         says(ctx, DIRECTOR, "已执行。")
     assert t.game.state.sheriff == heir
-    await player(app, "大勇", "殉职 22", "未执行：大勇 现在不能发动<殉职>")
+    await player(app, "大勇", "殉职 22", "未执行：大勇 现在不能发动<殉职>。发送“帮助”查看你现在能做什么和怎样发送")

@@ -39,12 +39,13 @@ async def test_the_sheriff_picks_a_card_privately_and_only_the_director_and_the_
     service = banshabot.service
     t = await started(service, moons=["王对王", "魔法水晶球"])
     sent = await elected(service, t)
+    assert texts_to(sent, QQ["大勇"])[0].endswith("<决策>：单数日投票结束时，你须选择下一次大新月事件（届时我会私聊你怎样选择）。")
     assert texts_to(sent, QQ["大勇"])[-1] == (
         "请<决策>第2天的大新月：桌上有 2 张背面朝上的牌，发送“决策 1”到“决策 2”选择一张（关门后30分钟内，否则由导演随机抽取）。")
     await player(app, "大勇", "帮助", "你是 17号 大勇，身份：村民。没有技能\n"
                  f"等待你决定：<决策>，发送“决策 牌号”（截止 关门后30分钟）\n{COMMANDS}")
     await player(app, "大勇", "决策 3", "未执行：<决策>须为 1–2 之间的整数：请发送“决策 1”到“决策 2”之间的一个")
-    await player(app, "丫蛋", "决策 1", "未执行：丫蛋 现在不能发动<决策>")
+    await player(app, "丫蛋", "决策 1", "未执行：丫蛋 现在不能发动<决策>。发送“帮助”查看你现在能做什么和怎样发送")
     event, other = card(t, 2), card(t, 1)
     async with chat(app) as (ctx, bot):
         ctx.receive_event(bot, private(QQ["大勇"], "决策 2"))
@@ -93,7 +94,7 @@ async def test_a_draw_made_on_the_forum_is_fixed_by_the_director_and_the_drawer_
         says(ctx, QQ["大勇"], "导演已按论坛上的抽取确定新月，你不需要再<决策>。")
         says(ctx, DIRECTOR, "第2天的大新月：魔法水晶球（论坛抽取，导演指定）")
         says(ctx, DIRECTOR, "已执行。")
-    await player(app, "大勇", "决策 1", "未执行：大勇 现在不能发动<决策>")
+    await player(app, "大勇", "决策 1", "未执行：大勇 现在不能发动<决策>。发送“帮助”查看你现在能做什么和怎样发送")
     await does(service, t, CloseDay())
     await quiet_night(service, t)
     await does(service, t, OpenDay())
@@ -138,6 +139,8 @@ async def test_private_ballots_on_the_day_of_the_hunters_fury(app: App, banshabo
     await player(app, "阿福", "投票 5 他很可疑", "未执行：猎人的愤怒：猎人开枪之后才进入投票阶段")
     fury = await DeadlineRow.get(key="猎人的愤怒:春生:day2")  # "若猎人在开门以后一个小时以内未联系法官"
     assert fury.due_at == NOW + timedelta(minutes=60) and f"remind:{fury.id}:10" in scheduler.jobs
+    # his usual shot is not today's: the refusal names what is asked of him
+    await player(app, "春生", "开枪 6", "未执行：春生 现在不能发动<最后一枪>：你现在要决定的是<猎人的愤怒>。发送“帮助”查看你现在能做什么和怎样发送")
     async with chat(app) as (ctx, bot):
         ctx.receive_event(bot, private(QQ["春生"], "猎人的愤怒 6"))
         says(ctx, QQ["春生"], "已收到：猎人的愤怒 6号 银宝。")
@@ -207,7 +210,7 @@ async def test_the_three_under_the_ufo_send_their_numbers_privately(app: App, ba
         says(ctx, QQ[first], "已收到：数字 42。")
         says_with(ctx, DIRECTOR, "：数字 42")
     outsider = next(name for name in QQ if name not in three)
-    await player(app, outsider, "数字 7", f"未执行：{outsider} 现在不能发动<数字>")
+    await player(app, outsider, "数字 7", f"未执行：{outsider} 现在不能发动<数字>。发送“帮助”查看你现在能做什么和怎样发送")
 
 
 async def test_the_pack_starts_the_birthday_in_its_group(app: App, banshabot):

@@ -551,7 +551,7 @@ async def test_a_red_card_after_the_count_is_told_to_the_director_change_by_chan
     assert t.game.state.player("橘子").death == ("day", 2, "红牌")
     async with chat(app) as (ctx, bot):
         ctx.receive_event(bot, private(QQ["橘子"], "殉职 1"))
-        says(ctx, QQ["橘子"], "未执行：橘子 现在不能发动<殉职>")
+        says(ctx, QQ["橘子"], "未执行：橘子 现在不能发动<殉职>。发送“帮助”查看你现在能做什么和怎样发送")
 
 
 # --- 替补 ---------------------------------------------------------------------------------------------

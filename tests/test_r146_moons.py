@@ -48,7 +48,7 @@ def to_day_two(event: str, seed: int = 0) -> tuple[Game, list]:
 def test_the_sheriff_is_asked_for_a_card_without_being_told_what_is_on_it():
     g = game("猎人的愤怒 魔法水晶球 王对王 英语考试".split())
     outs = to_day_one(g)
-    asked = [t for t in notices(outs, "player:辛") if "决策" in t]
+    asked = [t for t in notices(outs, "player:辛") if t.startswith("请<决策>")]
     assert asked == ["请<决策>第2天的大新月：桌上有 3 张背面朝上的牌，发送“决策 1”到“决策 3”选择一张（关门后30分钟内，否则由导演随机抽取）。"]
     limit = starts(outs)["决策:辛:day1"]
     assert (limit.anchor, limit.minutes) == ("close", 30)  # "警长、执警在关门半小时内需要发动抽取新月技能"

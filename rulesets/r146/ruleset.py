@@ -251,7 +251,8 @@ def play_dumb(g: Game, actor: Player, target) -> None:
 def _set_deputy(g: Game, t: Player, text: str) -> None:
     g.state.carry["deputy"] = t.name
     g.tell("public", text)
-    g.tell(f"player:{t.name}", "你被任命为执警。<代理>：你的投票计为1票。<辅策>：双数日投票结束时，你须选择下一次小新月事件（届时我会私聊你怎样选择）。")
+    draw = "<辅策>：双数日投票结束时，你须选择下一次小新月事件（届时我会私聊你怎样选择）。" if any(not m.big for m in draws.in_play(g)) else ""
+    g.tell(f"player:{t.name}", "你被任命为执警。<代理>：你的投票计为1票。" + draw)
 
 
 def _new_sheriff(g: Game) -> None:
@@ -321,8 +322,6 @@ class R146(Ruleset):
     change_cutoff = Quota(60, "白天结束前一个小时不得改票，时间以论坛发帖时间为准。")
     speed_up_voids_changes = "进程加速后不允许改票，所有改票作废，但加速前的改票视为有效。"
     potion_slot = "女巫"
-    sheriff_duties = ("<任命>：你须立即任命一名执警（发送“任命 座位号”，不能是自己）。<决策>：单数日投票结束时，你须选择下一次大新月事件"
-                      "（届时我会私聊你怎样选择）。")
     skills = {
         s.name: s
         for s in (
@@ -621,6 +620,11 @@ class R146(Ruleset):
             for name in named:
                 void[name] = "两姐妹<默契>：必须投票给同一名角色，两票不同，均无效"
         return void
+
+    def sheriff_duties(self, g: Game) -> str:
+        # 任命<强制>; 决策<强制> — only where the game draws new moons
+        draw = "<决策>：单数日投票结束时，你须选择下一次大新月事件（届时我会私聊你怎样选择）。" if any(m.big for m in draws.in_play(g)) else ""
+        return "<任命>：你须立即任命一名执警（发送“任命 座位号”，不能是自己）。" + draw
 
     def after_election(self, g: Game, elected: str | None) -> None:
         super().after_election(g, elected)
