@@ -60,7 +60,10 @@ class Ballots:
     # (poster, why) of each who posted only ballots void by the post's format or 改票 rules (the bot's paste
     # reader finds them): 无效票 in the count, not 未投票. A scenario's ballots are counted as written and have none.
     void: tuple[tuple[str, str], ...] = ()
-    # who did not vote and is spared the card the post gives for it (the director's `免牌`)
+    # the ballots are the whole vote (a pasted thread, the private ballots received): whoever cast none did
+    # not vote and gets the card the post gives for it. A scenario's ballots name only those it needs.
+    whole: bool = False
+    # who did not vote and is spared that card (the director's `免牌`)
     excused: tuple[str, ...] = ()
 
 

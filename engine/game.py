@@ -740,7 +740,7 @@ class Game:
         if public != counts:
             secret.append("实际计数（含暗记）：" + ballots.counts_line(counts))
         secret += [n for n, open_ in notes if not open_]
-        cards = self.rules.no_vote_cards(self) if cmd.kind == "exile" else ()
+        cards = self.rules.no_vote_cards(self) if cmd.kind == "exile" and cmd.whole else ()
         carded = [p for p in ballots.missing() if p.name not in cmd.excused] if cards else []
         if missing := ballots.missing():
             rule = self.rules.no_vote_card(self)

@@ -332,7 +332,7 @@ def _paste(service: Service, t: Table, kind: str, rest: str) -> tuple[Ballots, s
     """A paste read into the day's ballots, and what the director must know of it."""
     counted = parse.votes(rest, [s.name for s in t.seats], _change_rules(service, t))
     notes = [f"无效：{f}" for f in counted.flagged] + [f"注意：{n}" for n in counted.notes]
-    return Ballots(kind, tuple(counted.ballots), tuple(counted.changed), tuple(counted.voided)), "\n".join(notes)
+    return Ballots(kind, tuple(counted.ballots), tuple(counted.changed), tuple(counted.voided), whole=True), "\n".join(notes)
 
 
 async def _ballots(kind: str, service: Service, t: Table, qq: str, rest: str) -> str:

@@ -152,7 +152,7 @@ async def test_who_did_not_vote_gets_the_yellow_card_from_the_bot_and_the_direct
         assert (await service.submit(t, step, source=f"director:{DIRECTOR}")).ok
     await drain()
     voters = [name for name, _, _ in PLAYERS if name != "书七"]
-    assert (await service.submit(t, Ballots("exile", tuple((n, "书一") for n in voters)), source=f"director:{DIRECTOR}")).ok
+    assert (await service.submit(t, Ballots("exile", tuple((n, "书一") for n in voters), whole=True), source=f"director:{DIRECTOR}")).ok
     sent = await drain()
     rule = "没有投票（或弃票）的玩家将记作一张黄牌（加快进程后不判罚）"
     assert texts_to(sent, QQ["书七"]) == [f"导演判罚：你获得一张黄牌（第1天没有投票。规则：{rule}）。"]

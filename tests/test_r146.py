@@ -385,13 +385,10 @@ def test_those_asked_learn_how_a_surrender_stands_and_that_it_took_effect():
 def test_a_red_card_after_the_vote_frees_the_last_words_it_held_for_the_next_out():
     # "遗言数量等于狼人的数量，靠前出局且可以留下遗言的角色会收到可以留下遗言的通知"; "红牌罚下出局的角色没有遗言权利"
     g = started(lovers=("午", "未"))
-    def everyone(target):  # nobody left without a vote: no cards ("不投票者，判两张蓝牌")
-        return Ballots("exile", tuple((p.name, target) for p in g.state.alive() if p.name != target))
-
     for victim in ("甲", "乙", "丙", "丁", "戊"):  # five rights used
-        run(g, CloseDay(), OpenDay(), everyone(victim))
+        run(g, CloseDay(), OpenDay(), Ballots("exile", (("辛", victim),)))
     run(g, CloseDay(), OpenDay())
-    run(g, everyone("午"))  # 午 takes the sixth, 未 follows (殉情) with none
+    run(g, Ballots("exile", (("辛", "午"),)))  # 午 takes the sixth, 未 follows (殉情) with none
     assert list(g.state.last_words)[-1] == "午" and "未" not in g.state.last_words
     outs = run(g, Card("红牌", "午"))
     assert "未" in g.state.last_words and "午" not in g.state.last_words

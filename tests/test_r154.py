@@ -249,3 +249,13 @@ def test_a_red_card_after_the_vote_withdraws_the_blade_and_a_blade_already_falle
     [told] = [t for t in notices(outs, "director") if "改为红牌罚下出局" in t]
     assert told.endswith("· 出局原因：投票 → 红牌\n· 取消遗言权利\n· 已执行，不撤回：最后一刀 丙")
     assert "壬" not in g.state.last_words and g.state.last_words["丙"] is None
+
+
+def test_only_a_whole_vote_cards_who_is_missing_from_it():
+    # "没有投票（或弃票）的玩家将记作一张黄牌": a pasted thread is the whole vote; a scenario's ballots are not
+    g = new_game()
+    run(g, CloseDay(), OpenDay(lapse=True), Ballots("election", ()), Ballots("exile", (("庚", "卯"),)))
+    assert not any(p.cards["黄牌"] for p in g.state.players)
+    g = new_game()
+    run(g, CloseDay(), OpenDay(lapse=True), Ballots("election", ()), Ballots("exile", (("庚", "卯"),), whole=True))
+    assert [p.name for p in g.state.players if p.cards["黄牌"]] == [n for n in NAMES if n != "庚"]

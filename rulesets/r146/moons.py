@@ -737,7 +737,7 @@ def count_private(g: Game) -> None:
     """关门 counts the day's private ballots ("统计投票阶段") if the director has not."""
     day = g.state.day
     if day.private_votes and day.private_ballots and not day.vote_held and day.counted.count("exile") < day.rounds.get("exile", 1):
-        g.count(Ballots("exile", tuple((voter, t) for voter, (t, _) in day.private_ballots.items())))
+        g.count(Ballots("exile", tuple((voter, t) for voter, (t, _) in day.private_ballots.items()), whole=True))
 
 
 def publish_private(g: Game, kind: str, counted: list) -> None:
