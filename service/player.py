@@ -25,7 +25,8 @@ async def private(service: Service, qq: str, text: str, key: str) -> None:
     found = await seat_of(service, qq)
     if found is None:
         if not await service.seen_before(key):
-            await service.queue(("private", qq), STRANGER if service.superusers else f"{STRANGER}\n{NO_DIRECTORS}")
+            text = await _not_playing(service, qq) or (STRANGER if service.superusers else f"{STRANGER}\n{NO_DIRECTORS}")
+            await service.queue(("private", qq), text)
             await service.delivered()
         return
     t, seat = found
@@ -33,6 +34,19 @@ async def private(service: Service, qq: str, text: str, key: str) -> None:
         await _from_player(service, t, seat, text, key)
     except Exception:
         await _broke(service, t, ("private", qq), f"{seat.seat}号 {seat.name}（QQ {qq}）的私聊消息", text)
+
+
+async def _not_playing(service: Service, qq: str) -> str | None:
+    """What one who plays no running game is told when a game not over knows him: on a roster before
+    开始, or a QQ a 替补 took over from (None: a stranger)."""
+    for row in sorted(service.live.values(), key=lambda r: -r.id):
+        t = await service.table(row.id)
+        if row.status == "roster" and (seat := t.seat_by_qq(qq)):
+            return (f"你在 #{row.id} {row.title} 的名单里（{seat.seat}号 {seat.name}），游戏还没有开始："
+                    "导演开始游戏后我会私聊你的身份。")
+        if row.status == "running" and (seat := next((s for s in t.seats if qq in s.former_qq), None)):
+            return f"你在 #{row.id} {row.title} 的角色 {seat.name} 已由替补接手，你不再能以该角色行动。如有疑问请联系导演。"
+    return None
 
 
 async def _from_player(service: Service, t: Table, seat: SeatRow, text: str, key: str) -> None:

@@ -208,6 +208,14 @@ async def test_roster_accepts_full_width_separators(app: App):
     await director(app, text, ROSTER_SAVED)
 
 
+async def test_a_rostered_player_before_the_start_is_told_he_waits_for_it(app: App):
+    await director(app, "新游戏 M131", NEW_GAME)
+    await director(app, ROSTER_TEXT, ROSTER_SAVED)
+    async with chat(app) as (ctx, bot):  # not the stranger's text: he is in the game to come
+        ctx.receive_event(bot, private(QQ["西瓜"], "你好"))
+        says(ctx, QQ["西瓜"], "你在 #1 [M131]粽子 的名单里（5号 西瓜），游戏还没有开始：导演开始游戏后我会私聊你的身份。")
+
+
 # --- 检查 ---------------------------------------------------------------------------------------------
 async def test_check_lists_players_who_are_not_friends(app: App):
     await director(app, "新游戏 M131", NEW_GAME)
@@ -576,8 +584,8 @@ async def test_substitute_takes_over_a_character(app: App, banshabot):
     await director(app, "替补 果果 30002", "1号 果果 已经更换过替补。本局规则：每名角色仅限更换一次替补。无法继续进行游戏的角色无法更换替补时红牌罚下。")
 
     async with chat(app) as (ctx, bot):
-        ctx.receive_event(bot, private(20001, "刀 5"))  # the old QQ: a stranger now
-        says(ctx, 20001, STRANGER_TEXT)
+        ctx.receive_event(bot, private(20001, "刀 5"))  # the old QQ: told why he no longer plays
+        says(ctx, 20001, "你在 #1 [M131]粽子 的角色 果果 已由替补接手，你不再能以该角色行动。如有疑问请联系导演。")
         ctx.receive_event(bot, in_group(GROUP, 20001, "刀 5"))  # ignored in the group
         ctx.receive_event(bot, private(30001, "状态"))  # the new QQ plays 果果
         says(ctx, 30001, "第1夜。你是 1号 果果，存活。\n座位：" + "、".join(
