@@ -280,6 +280,11 @@ class Ruleset:
         if elected:
             g.tell(f"player:{elected}", "你当选了警长。" + self.sheriff_text(g))
 
+    def told_as(self, g: "Game", p: "Player") -> str:
+        """The identity `p` knows he has: a hidden one's cover, until the game tells him (154's 宁采臣 found)."""
+        role = self.role(p.role)
+        return role.hidden_as or role.name
+
     def sheriff_duties(self, g: "Game") -> str:
         """What more the post asks of a sheriff in this game, told him when he is elected (146: 任命, 决策)."""
         return ""

@@ -139,7 +139,7 @@ def _standing(g, p) -> list[str]:
     """How the player's standing differs from his identity's brief: his faction now, a team he left,
     skills lost, used or gained."""
     role = g.rules.role(p.role)
-    told = g.rules.role(role.hidden_as or role.name)
+    told = g.rules.role(g.rules.told_as(g, p))
     out = []
     if p.faction != told.faction:
         out.append(f"你现在属于{p.faction}。")
@@ -184,8 +184,7 @@ def help_text(t: Table, name: str, deadlines) -> str:
     g = t.game
     s = g.state
     p = s.player(name)
-    role = g.rules.role(p.role)
-    told = g.rules.role(role.hidden_as or role.name)
+    told = g.rules.role(g.rules.told_as(g, p))
     due = {d.key: until(d) for d in deadlines}
     lines = [f"你是 {p.seat}号 {p.name}，身份：{told.name}。{told.summary}"] + _standing(g, p)
     first = len(lines)

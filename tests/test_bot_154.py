@@ -54,7 +54,7 @@ async def test_ning_is_told_he_is_a_scholar_and_nobody_hears_of_him(banshabot, c
     assert not any("石头" in text for text in told_others)  # who he is reaches no one
 
 
-async def test_ning_found_joins_the_ghost_group(banshabot, clean):
+async def test_ning_found_joins_the_ghost_group(app: App, banshabot, clean):
     service = banshabot.service
     t, _ = await started(service)
     await service.submit(t, CloseDay(), source="test")
@@ -63,8 +63,13 @@ async def test_ning_found_joins_the_ghost_group(banshabot, clean):
     assert outcome.ok, outcome.error
     sent = await drain()
     assert any(f"请申请加入QQ群 {COVEN_GROUP}" in text for text in texts_to(sent, QQ["石头"]))
+    told = texts_to(sent, QQ["石头"])  # he learns who he is before the group's invitation
+    assert told[0].startswith("你就是宁采臣") and "请申请加入QQ群" in told[1]
     assert any("13号 石头" in text for text in texts_to(sent, COVEN_GROUP))  # the group's new roster
     assert await groups.may_join(str(COVEN_GROUP), str(QQ["石头"]))
+    async with chat(app) as (ctx, bot):  # his 帮助 says who he is now, not 赶考书生
+        ctx.receive_event(bot, private(QQ["石头"], "帮助"))
+        says_with(ctx, QQ["石头"], "身份：宁采臣", "你现在属于女鬼阵营", lacks=("身份：赶考书生",))
     for name in ("兄长", "道士", "书一"):  # no one outside the ghosts learns of it
         assert not any("石头" in text for text in texts_to(sent, QQ[name])), name
     assert not any("石头" in text for text in texts_to(sent, BROTHERS_GROUP))
