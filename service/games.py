@@ -518,7 +518,7 @@ class Service:
             told: dict[Address, object] = {}  # the last message to each address
             for to, text in notes:
                 told[to] = await sink.message(to, text, t.row.id)
-            await self._consequences(t, outcome, before, told, sink)
+            await self._consequences(t, outcome, before, told, sink, sender=reply)
         elif reply:
             await sink.message(reply, f"未执行：{outcome.error}", t.row.id)
 
@@ -650,9 +650,9 @@ class Service:
         return [("private", qq) for qq in t.row.directors]
 
     async def _consequences(self, t: Table, outcome: Outcome, phase_before: str, told: dict[Address, object],
-                            sink: "_Sink | None" = None) -> None:
+                            sink: "_Sink | None" = None, sender: Address | None = None) -> None:
         """What a command's events cause, stored through `sink` (by default at once through
-        tortoise: the caller holds a transaction)."""
+        tortoise: the caller holds a transaction). `sender`: where the command came from."""
         sink = sink or _Direct(self)
         morning = any(isinstance(e, Announcement) for e in outcome.events)
         post: list[str] = []  # the 开门 post, gathered into one message the director pastes as it is
@@ -665,8 +665,13 @@ class Service:
                 else:
                     await self.tell_directors(t, "【可公示】" + forum_safe(event.text), sink)
             elif isinstance(event, (Notice, Feedback)):
-                for to in await self.addresses(t, event.audience):
+                addresses = await self.addresses(t, event.audience)
+                for to in addresses:
                     told[to] = await sink.message(to, event.text, t.row.id)
+                if sender and sender[0] == "private" and event.audience.startswith("team:") and sender not in addresses:
+                    # a team's choice sent privately is receipted in its group, which the sender may not have
+                    # joined yet: he gets the receipt where he sent the choice too
+                    told[sender] = await sink.message(sender, event.text, t.row.id)
             elif isinstance(event, DeadlineStart):
                 await self._start_deadline(t, event, told, sink, started)
             elif isinstance(event, DeadlineEnd):

@@ -125,6 +125,7 @@ async def test_the_fury_with_a_target_is_the_nights_suck(app: App, banshabot, cl
     async with chat(app) as (ctx, bot):
         ctx.receive_event(bot, private(QQ["姥姥"], "姥姥之怒 14"))
         posts(ctx, COVEN_GROUP, "姥姥 提交了今晚的吸精：14号 书一，附加<姥姥之怒>。已确认，不能更改。")
+        says(ctx, QQ["姥姥"], "姥姥 提交了今晚的吸精：14号 书一，附加<姥姥之怒>。已确认，不能更改。")
         says(ctx, DIRECTOR, "1号 姥姥：姥姥之怒 14")
     assert t.game.night.actions["吸精"] == t.game.night.actions["姥姥之怒"] == ("姥姥", "书一")
 

@@ -94,6 +94,8 @@ async def test_witch_learns_the_kill_the_moment_it_is_sent(app: App, banshabot):
     async with chat(app) as (ctx, bot):
         ctx.receive_event(bot, private(QQ["橘子"], "刀 5"))  # a wolf may send the team's kill privately too
         posts(ctx, GROUP, "橘子 提交了今晚的指杀：5号 西瓜。已确认，不能更改。")
+        # sent privately: receipted there too (he may not have joined the group yet)
+        says(ctx, QQ["橘子"], "橘子 提交了今晚的指杀：5号 西瓜。已确认，不能更改。")
         says(ctx, DIRECTOR, "2号 橘子：杀人 5")
         says(ctx, QQ["柠檬"], "通灵：今晚被指杀的角色是 5号 西瓜。")
         says(ctx, DIRECTOR, "已发给 6号 柠檬 的反馈：通灵：今晚被指杀的角色是 5号 西瓜。")
@@ -121,6 +123,7 @@ async def test_guard_answer_waits_for_the_kill_and_the_witch(app: App, banshabot
     async with chat(app) as (ctx, bot):  # the kill: the witch hears, the guard still waits for her
         ctx.receive_event(bot, private(QQ["果果"], "刀 西瓜"))
         posts(ctx, GROUP, "果果 提交了今晚的指杀：5号 西瓜。已确认，不能更改。")
+        says(ctx, QQ["果果"], "果果 提交了今晚的指杀：5号 西瓜。已确认，不能更改。")
         says(ctx, DIRECTOR, "1号 果果：杀人 西瓜")
         says(ctx, QQ["柠檬"], "通灵：今晚被指杀的角色是 5号 西瓜。")
         says(ctx, DIRECTOR, "已发给 6号 柠檬 的反馈：通灵：今晚被指杀的角色是 5号 西瓜。")
