@@ -683,6 +683,9 @@ class Service:
         if started:
             await self.tell_directors(t, "时限开始：" + (started[0] if len(started) == 1 else "\n" + "\n".join(started)), sink)
         if post:
+            if t.game.phase == "day" and t.row.planned_close and t.row.planned_close > self.now():
+                # "投票帖与讨论日一同开门，一同关门": the thread is told when today's discussion and vote end
+                post.append(f"本日关门时间\n{clock(t.row.planned_close)}")
             if window := t.game.rules.speech_window(t.game):  # 146's 英语考试: "自讨论日开门时至开门后6小时"
                 what, minutes = window
                 post.append(f"{what}时段\n{clock(self.now())} 至 {clock(self.now() + self._minutes(minutes))}")

@@ -61,6 +61,8 @@ STARTED = ("游戏已开始，每名玩家都已收到身份。开局技能（�
                        for i, (name, qq, role) in enumerate(PLAYERS, 1)))
 
 # 讨论日长短: "一般讨论日持续一天，本局周末不延时" — opened 12-01, the day closes 12-02 21:00
+# the 开门 post ends with the day's closing time ("投票帖与讨论日一同开门，一同关门"), as proposed
+CLOSES = "\n\n[b]本日关门时间[/b]\n12-02 21:00"
 PROPOSED_CLOSE = ("已执行。本日关门时间（按规则：一般讨论日持续一天，本局周末不延时（讨论日结束三个小时前一般为最后一个自然日的18:00））："
                   "12-02 21:00。需要更改请发送“关门时间 12-01 22:00”。")
 

@@ -99,6 +99,8 @@ def carded(ctx, day: int, *voters: str, out: tuple[str, ...] = ()) -> None:
 
 
 # 讨论日长短: "A日上午开帖，到A+1日晚上关帖……第一天讨论日不因周末而延长": opened 12-01, it closes 12-02 at 22:00
+# the 开门 post ends with the day's closing time, as the post's day length sets it
+CLOSES = "\n\n[b]本日关门时间[/b]\n12-02 22:00"
 PROPOSED_CLOSE = ("已执行。本日关门时间（按规则：一般是A日上午开帖，到A+1日晚上关帖。每逢周末就延长一天，也就是A+2日晚上关帖。"
                   "例外的，第一天讨论日不因周末而延长。）：12-02 22:00。需要更改请发送“关门时间 12-01 22:00”。")
 IDENTITIES = "身份表：\n" + "\n".join(
@@ -246,7 +248,7 @@ async def test_a_146_game_is_set_up_and_its_groups_formed_when_day_one_opens(app
             for name in members:
                 says(ctx, QQ[name], f"你属于【{team}】，成员：{roster(members)}。请申请加入QQ群 {group}，我会通过你的申请。")
             posts(ctx, group, f"【{team}】成员：{roster(members)}")
-        says(ctx, DIRECTOR, "【开门公告，可直接粘贴到论坛】\n[b]开门，第1天（警长竞选）[/b]\n当日警长：无\n当日执警：无")
+        says(ctx, DIRECTOR, "【开门公告，可直接粘贴到论坛】\n[b]开门，第1天（警长竞选）[/b]\n当日警长：无\n当日执警：无" + CLOSES)
         says(ctx, DIRECTOR, PROPOSED_CLOSE)
 
     reject = {"approve": False, "reason": "此群仅限本局队伍成员加入"}
@@ -437,7 +439,7 @@ async def test_a_hunter_killed_at_night_is_asked_when_the_night_settles(app: App
         says(ctx, QQ["春生"], LAST_WORDS)
         says(ctx, QQ["金宝"], LAST_WORDS)
         says(ctx, DIRECTOR, "【开门公告，可直接粘贴到论坛】\n[b]开门，第2天（放逐投票）[/b]\n"
-                            "前一天投票出局：无\n昨晚出局：12号 春生、5号 金宝\n当日警长：17号 大勇\n当日执警：20号 丫蛋")
+                            "前一天投票出局：无\n昨晚出局：12号 春生、5号 金宝\n当日警长：17号 大勇\n当日执警：20号 丫蛋" + CLOSES)
         says(ctx, DIRECTOR, PROPOSED_CLOSE)
 
 

@@ -12,6 +12,7 @@ import pytest
 from nonebug import App
 
 from bot_helpers import (
+    CLOSES,
     SHERIFF,
     NIGHT_LIMITS,
     CO_DIRECTOR,
@@ -324,15 +325,15 @@ async def test_close_and_open_with_a_planned_close_time(app: App, banshabot):
                             "[b]第1天警长竞选结果：[/b]\n2号 橘子 2票\n结果：2号 橘子 当选警长\n"
                             "票型：\n1号 果果 → 2号 橘子\n2号 橘子 → 2号 橘子\n弃权：5号 西瓜\n"
                             f"未投票：{labels(others('果果', '橘子', '西瓜'))}\n\n"
-                            "[b]第1天公示[/b]\n昨晚出局：10号 菠萝\n当日警长：2号 橘子")
+                            "[b]第1天公示[/b]\n昨晚出局：10号 菠萝\n当日警长：2号 橘子" + CLOSES)
         says(ctx, DIRECTOR, "计票完成：2号 橘子 2票；结果：2号 橘子。可公示的计票结果见上。")
 
     await director(app, "开门 明晚", "看不懂时间“明晚”，请写成“12-01 22:00”或“22:00”")
     assert t.game.state.day_no == 1
     await director(app, "开门 22:00",
                    "菠萝 未在时限内提交遗言，视为放弃",
-                   "【开门公告，可直接粘贴到论坛】\n[b]开门，第2天（放逐投票）[/b]\n前一天投票出局：无\n当日警长：2号 橘子",
-                   "已执行。本日关门时间：12-01 22:00")
+                   "【开门公告，可直接粘贴到论坛】\n[b]开门，第2天（放逐投票）[/b]\n前一天投票出局：无\n当日警长：2号 橘子"
+                   "\n\n[b]本日关门时间[/b]\n12-01 22:00", "已执行。本日关门时间：12-01 22:00")
     await director(app, "开门", "未执行：今天之后是夜晚：请先关门")
 
 
@@ -351,8 +352,8 @@ async def test_slander_is_published_an_hour_before_the_planned_close(app: App, b
         ctx.receive_event(bot, private(DIRECTOR, "开门 12-01 23:30"))
         says(ctx, QQ["菠萝"], "你已出局（第2夜），没有遗言。")  # "之后夜晚出局的人无遗言"
         director_hears(ctx, "【开门公告，可直接粘贴到论坛】\n"
-                            "[b]开门，第3天（放逐投票）[/b]\n前一天投票出局：无\n昨晚出局：10号 菠萝\n当日警长：2号 橘子",
-                       "已执行。本日关门时间：12-01 23:30")
+                            "[b]开门，第3天（放逐投票）[/b]\n前一天投票出局：无\n昨晚出局：10号 菠萝\n当日警长：2号 橘子"
+                            "\n\n[b]本日关门时间[/b]\n12-01 23:30", "已执行。本日关门时间：12-01 23:30")
     row = await DeadlineRow.get(key="公示:诽谤:day3")
     assert clock(row.due_at) == "12-01 22:30"
     when, _ = scheduler.jobs[f"deadline:{row.id}"]
@@ -379,7 +380,7 @@ async def test_an_early_close_cancels_the_days_slander_publication(app: App, ban
         ctx.receive_event(bot, private(DIRECTOR, "开门"))
         says(ctx, QQ["菠萝"], "你已出局（第2夜），没有遗言。")
         says(ctx, DIRECTOR, "【开门公告，可直接粘贴到论坛】\n"
-                            "[b]开门，第3天（放逐投票）[/b]\n前一天投票出局：无\n昨晚出局：10号 菠萝\n当日警长：2号 橘子")
+                            "[b]开门，第3天（放逐投票）[/b]\n前一天投票出局：无\n昨晚出局：10号 菠萝\n当日警长：2号 橘子" + CLOSES)
         says(ctx, DIRECTOR, PROPOSED_CLOSE)
     row = await DeadlineRow.get(key="公示:诽谤:day3")
     assert clock(row.due_at) == "12-02 20:00"
@@ -443,14 +444,14 @@ async def test_votes_from_pasted_forum_posts(app: App, banshabot):
                             "票型：\n1号 果果 → 2号 橘子\n5号 西瓜 → 5号 西瓜\n7号 草莓 → 5号 西瓜\n弃权：9号 桃子\n"
                             f"未投票：{labels(others('果果', '西瓜', '柠檬', '草莓', '芒果', '桃子'))}\n"
                             "无效票：6号 柠檬（缺少“投票理由：”，格式有误）、8号 芒果（没有“投票对象：”，格式有误）\n\n"
-                            "[b]第1天公示[/b]\n昨晚出局：无人出局（平安夜）\n当日警长：5号 西瓜")
+                            "[b]第1天公示[/b]\n昨晚出局：无人出局（平安夜）\n当日警长：5号 西瓜" + CLOSES)
         says(ctx, DIRECTOR, "计票完成：5号 西瓜 2票、2号 橘子 1票；结果：5号 西瓜。可公示的计票结果见上。\n"
                             "无效：柠檬：缺少“投票理由：”，格式有误，此票无效\n"
                             "无效：芒果：没有“投票对象：”，格式有误，此帖无效")
     await director(app, election, "未计票：今天的警长竞选已经统计过\n"
                                   "无效：柠檬：缺少“投票理由：”，格式有误，此票无效\n"
                                   "无效：芒果：没有“投票对象：”，格式有误，此帖无效")
-    await director(app, "开门", "【开门公告，可直接粘贴到论坛】\n[b]开门，第2天（放逐投票）[/b]\n前一天投票出局：无\n当日警长：5号 西瓜",
+    await director(app, "开门", "【开门公告，可直接粘贴到论坛】\n[b]开门，第2天（放逐投票）[/b]\n前一天投票出局：无\n当日警长：5号 西瓜" + CLOSES,
                    PROPOSED_CLOSE)
     exile = (
         "投票\n"

@@ -11,6 +11,7 @@ import pytest
 from nonebug import App
 
 from bot_helpers import (
+    CLOSES,
     SHERIFF,
     DIRECTOR,
     GROUP,
@@ -353,7 +354,7 @@ async def test_last_words_reach_the_director_as_plain_text(app: App, banshabot):
     async with chat(app) as (ctx, bot):  # published at the next 开门
         ctx.receive_event(bot, private(DIRECTOR, "开门"))
         says(ctx, DIRECTOR, "【开门公告，可直接粘贴到论坛】\n[b]开门，第2天（放逐投票）[/b]\n前一天投票出局：无\n当日警长：2号 橘子\n\n"
-                            f"[b]菠萝 的遗言：[/b]\n{words}")
+                            f"[b]菠萝 的遗言：[/b]\n{words}" + CLOSES)
         says(ctx, DIRECTOR, PROPOSED_CLOSE)
 
 
@@ -375,7 +376,7 @@ async def test_last_words_with_discuz_code_are_flagged_to_the_director(app: App,
     async with chat(app) as (ctx, bot):  # in the post the director pastes, the code shows as written
         ctx.receive_event(bot, private(DIRECTOR, "开门"))
         says(ctx, DIRECTOR, "【开门公告，可直接粘贴到论坛】\n[b]开门，第2天（放逐投票）[/b]\n前一天投票出局：无\n当日警长：2号 橘子\n\n"
-                            "[b]菠萝 的遗言：[/b]\n［b]跟我投果果［/b]\n好人加油")
+                            "[b]菠萝 的遗言：[/b]\n［b]跟我投果果［/b]\n好人加油" + CLOSES)
         says(ctx, DIRECTOR, PROPOSED_CLOSE)
 
 
@@ -447,7 +448,7 @@ async def test_nothing_tells_night_ones_victims_before_the_election_and_one_elec
                             "[b]第1天警长竞选结果：[/b]\n10号 菠萝 2票、2号 橘子 1票\n结果：10号 菠萝 当选警长\n"
                             "票型：\n10号 菠萝 → 10号 菠萝\n13号 龙眼 → 10号 菠萝\n1号 果果 → 2号 橘子\n"
                             f"未投票：{labels(others('菠萝', '龙眼', '果果'))}\n\n"
-                            "[b]第1天公示[/b]\n昨晚出局：10号 菠萝\n当日警长：无")
+                            "[b]第1天公示[/b]\n昨晚出局：10号 菠萝\n当日警长：无" + CLOSES)
         says(ctx, DIRECTOR, "计票完成：10号 菠萝 2票、2号 橘子 1票；结果：10号 菠萝。可公示的计票结果见上。")
     async with chat(app) as (ctx, bot):
         ctx.receive_event(bot, private(QQ["菠萝"], "殉职 13"))
