@@ -60,6 +60,11 @@ class Ballots:
     # (poster, why) of each who posted only ballots void by the post's format or 改票 rules (the bot's paste
     # reader finds them): 无效票 in the count, not 未投票. A scenario's ballots are counted as written and have none.
     void: tuple[tuple[str, str], ...] = ()
+    # the ballots are the whole vote (a pasted thread, the private ballots received): whoever cast none did
+    # not vote and gets the card the post gives for it. A scenario's ballots name only those it needs.
+    whole: bool = False
+    # who did not vote and is spared that card (the director's `免牌`)
+    excused: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -145,6 +150,6 @@ def from_dict(data: dict) -> Command:
     kind = _KINDS[fields.pop("type")]
     for key in _PAIRS & set(fields):
         fields[key] = tuple(tuple(b) for b in fields[key])
-    if "askers" in fields:
-        fields["askers"] = tuple(fields["askers"])
+    for key in {"askers", "excused"} & set(fields):
+        fields[key] = tuple(fields[key])
     return kind(**fields)

@@ -13,6 +13,7 @@ from typing import Any
 
 from .commands import Act, Ballots, Breach, Card, CloseDay, Command, Configure, FactionLoss, Moon, OpenDay, ResolveNight, SpeedUp, Timeout
 from .errors import Rejected
+from .lineup import seed_decides
 from .events import (
     Announcement,
     DeadlineEnd,
@@ -37,6 +38,14 @@ ABSTAIN = "弃权"
 LAST_WORDS_LIMIT = 2000  # characters: what a player can have published in the 开门 post
 SEAT_DIGITS = 3
 CARD_UPGRADE = {"蓝牌": "黄牌", "黄牌": "红牌"}
+CARD_DOWN = {up: down for down, up in CARD_UPGRADE.items()}
+
+
+def cards_words(count: int, color: str) -> str:
+    """"两张蓝牌": a number of cards as the posts write it."""
+    return ("一两三"[count - 1] if count <= 3 else str(count)) + "张" + color
+
+
 # Discuz! code, by its shape rather than by a list of what players may write: "[", an optional "/", a name of
 # ASCII letters and digits (or "*"), then "]" or "=". Discuz! applies some of its own codes on their own
 # ([b], [color=…], [list], [*], [hr]…), every other one only between an opening and its closing tag: its
@@ -294,11 +303,14 @@ class Game:
         self.fresh.clear()
         if names:
             # a death caused on the spot is named with its own cause: a lover's 殉情 is no red card of his
-            shown = [self.label(p) + ("" if n in primary else f"（{p.death[2]}）") for n in names for p in [self.find(n)]]
+            shown = [self.label(p) + ("" if n in primary or p.death[2] in self.rules.secret_causes else f"（{p.death[2]}）")
+                     for n in names for p in [self.find(n)]]
             self.tell("public", f"{why}：" + "、".join(shown) + " 出局")
             if self.phase != "over":
                 offered = self.offer_last_words(names, same_day=words_same_day)
-                self._told_out([n for n in names if n not in offered], why)
+                for n in names:  # one taken with another is told his own cause (小倩's 殉情, not the exile)
+                    if n not in offered:
+                        self._told_out([n], why if n in primary else self.find(n).death[2])
                 self.rules.published(self, names)
         self.rules.check_end(self)
 
@@ -367,8 +379,9 @@ class Game:
                 self.tell(f"player:{name}", f"游戏已经结束，你不必再{what}。")
         self.emit(GameOver(faction, tuple(s.lost)))
         self.tell("public", f"游戏结束，{faction}获胜")
+        decides = seed_decides(self.rules, [(p.name, p.role) for p in s.players], s.seed)
         for p in s.players:
-            self.tell(f"player:{p.name}", f"游戏结束，{faction}获胜。感谢参与！本局的随机种子是 {s.seed}：身份分配和每一次随机结果都由它决定，"
+            self.tell(f"player:{p.name}", f"游戏结束，{faction}获胜。感谢参与！本局的随机种子是 {s.seed}：{decides}，"
                       "可以在导演公布的完整记录（树洞）中核对。")
 
     # --- acts ---------------------------------------------------------------------------------------
@@ -389,7 +402,10 @@ class Game:
         pending = self.pending_for(actor.name, skill.name)
         if skill.when == "decision":
             if pending is None:
-                raise Rejected(f"{actor.name} 现在不能发动<{skill.name}>")
+                # what he may have meant: a decision asked of him now (146's 猎人的愤怒 for a shot), or 帮助
+                asked = "、".join(f"<{q.skill}>" for q in self.state.pending if q.who == actor.name)
+                raise Rejected(f"{actor.name} 现在不能发动<{skill.name}>" + (f"：你现在要决定的是{asked}" if asked else "")
+                               + "。发送“帮助”查看你现在能做什么和怎样发送")
         else:
             if not actor.alive:
                 raise Rejected(f"{actor.name} 已出局，不能发动技能")
@@ -733,9 +749,14 @@ class Game:
         if public != counts:
             secret.append("实际计数（含暗记）：" + ballots.counts_line(counts))
         secret += [n for n, open_ in notes if not open_]
+        cards = self.rules.no_vote_cards(self) if cmd.kind == "exile" and cmd.whole else ()
+        carded = [p for p in ballots.missing() if p.name not in cmd.excused] if cards else []
         if missing := ballots.missing():
             rule = self.rules.no_vote_card(self)
-            secret.append("未投票：" + "、".join(self.label(p) for p in missing) + (f"。规则：{rule}，请决定是否发牌" if rule else ""))
+            decided = f"已给{'、'.join(self.label(p) for p in carded)}各记{cards_words(len(cards), cards[0])}（免除请发送“免牌 角色”）" if carded else ""
+            spared = [self.label(self.state.player(n)) for n in cmd.excused]
+            secret.append("未投票：" + "、".join(self.label(p) for p in missing) + (f"。规则：{rule}，" if rule else "")
+                          + (decided if cards else "请决定是否发牌" if rule else "") + (f"；免牌：{'、'.join(spared)}" if spared else ""))
         director = f"第{s.day_no}天{word}（仅导演可见）：\n" + "\n".join(secret) if secret else ""
         self.emit(Tally("day", s.day_no, cmd.kind, shown, result, text, director))
         self.tell("public", text)
@@ -746,6 +767,9 @@ class Game:
             self.rules.after_election(self, result)
         elif result:
             self.rules.exile(self, s.player(result))
+        for p in carded:  # "没有投票（或弃票）的玩家将记作一张黄牌": given once the count has taken effect
+            if self.phase != "over":
+                self.give_card(cards[0], p, f"第{s.day_no}天没有投票。规则：{self.rules.no_vote_card(self)}", len(cards))
 
     def vote_weight(self, voter: str, kind: str) -> Fraction:
         return self.rules.vote_weight(self, voter, kind)
@@ -800,15 +824,27 @@ class Game:
     def _card(self, color: str, p: Player) -> None:
         if color not in ("蓝牌", "黄牌", "红牌"):
             raise Rejected("牌只有蓝牌、黄牌、红牌三种")
-        p.cards[color] += 1
-        self.tell("director", f"{self.label(p)} 获得{color}")
-        while color in CARD_UPGRADE and p.cards[color] >= 3:
-            p.cards[color] -= 3
-            color = CARD_UPGRADE[color]
+        self.give_card(color, p)
+
+    def give_card(self, color: str, p: Player, why: str = "", count: int = 1) -> None:
+        """`count` cards of one colour for `p`; he is told. `why`: the post's rule, where the bot gives them
+        itself (the director is told that with what caused it: a count, a 违规)."""
+        if not why:
+            self.tell("director", f"{self.label(p)} 获得{color}")
+        if color != "红牌":  # a red card's own messages tell him: he is out
+            self.tell(f"player:{p.name}", f"导演判罚：你获得{cards_words(count, color)}" + (f"（{why}）" if why else "") + "。")
+        for _ in range(count):
             p.cards[color] += 1
-            self.tell("director", f"{self.label(p)} 累计三张牌，合并为一张{color}")
-        if color == "红牌":
-            self._red_card(p)
+            shown = color
+            while shown in CARD_UPGRADE and p.cards[shown] >= 3:
+                p.cards[shown] -= 3
+                shown = CARD_UPGRADE[shown]
+                p.cards[shown] += 1
+                self.tell("director", f"{self.label(p)} 累计三张牌，合并为一张{shown}")
+                self.tell(f"player:{p.name}", f"你累计三张{CARD_DOWN[shown]}，合并为一张{shown}。")
+            if shown == "红牌":
+                self._red_card(p)
+                return
 
     def _red_card(self, p: Player) -> None:
         s = self.state
@@ -907,6 +943,7 @@ class _Ballots:
         self.cast = {voter for voter, _ in cmd.ballots}
         # a void post is a reply to the vote thread all the same: its poster is not one who did not vote
         self.void = [(name, "") for name in void] + [(v, why) for v, why in cmd.void if v not in self.cast]
+        self.void += [(v, why) for v, why in g.rules.void_posts(g, cmd.kind) if v not in self.cast and v not in dict(self.void)]
 
     def label(self, name: str) -> str:
         return name if name == ABSTAIN else self.g.label(self.g.state.player(name))

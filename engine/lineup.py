@@ -56,3 +56,13 @@ def deal(ruleset: Ruleset, names: list[str], seed: int) -> list[tuple[str, str]]
     players = list(zip(names, roles))
     check(ruleset, players)
     return players
+
+
+def seed_decides(ruleset: Ruleset, players: list[tuple[str, str]], seed: int) -> str:
+    """What the seed decided in a game of these (name, identity) pairs: the deal too, unless the director
+    gave the identities (`分配 固定`), as the 树洞 and the players' last message say."""
+    try:
+        dealt = deal(ruleset, [n for n, _ in players], seed) == list(players)
+    except LineupError:
+        dealt = False
+    return "身份分配和每一次随机结果都由它决定" if dealt else "每一次随机结果都由它决定（身份由导演指定）"

@@ -127,6 +127,11 @@ class Ruleset:
     asks_cutoff: Quota | None = None
     # the witch's night slot, whose answer is one of her potions (救药 / 毒药) or 放弃
     potion_slot: str | None = None
+    # what the post calls the night's harm that <通灵> senses (154: the ghosts' 吸精)
+    harm_word: str = "指杀"
+    # causes of a death caused on the spot that the thread is not told (154's 殉情 names 小倩 and 宁采臣, and
+    # "游戏进行期间以任何方式出局的角色均不公示其身份"): the death is listed, its cause left out
+    secret_causes: frozenset[str] = frozenset()
 
     # what `configure` reads, each key with what it takes, in Chinese (`python -m engine simulate --set`)
     settings: dict[str, str] = {}
@@ -185,8 +190,13 @@ class Ruleset:
         return (living + 1) // 2
 
     def no_vote_card(self, g: "Game") -> str | None:
-        """The card the post gives a living player who did not vote (the director decides), or None."""
+        """The card the post gives a living player who did not vote, in its words, or None."""
         return None
+
+    def no_vote_cards(self, g: "Game") -> tuple[str, ...]:
+        """The cards, of one colour, the bot gives each living player who did not vote in the exile count (the
+        director may spare one: `免牌`); () where the director decides (`no_vote_card` is then only told him)."""
+        return ()
 
     def count_notes(self, g: "Game", kind: str, ballots: list[tuple[str, str, Fraction]]) -> list[tuple[str, bool]]:
         """Every weight that changed this count, each with whether the thread may be told it (a secret
@@ -249,6 +259,11 @@ class Ruleset:
             return f"{voter} 今天只能投票给 " + "、".join(sorted(allowed))
         return None
 
+    def void_posts(self, g: "Game", kind: str) -> list[tuple[str, str]]:
+        """(voter, why) of each who voted where the day's rule made it void before any count (146's ballot
+        posted in the thread on a private-vote day): the count lists him among its 无效票."""
+        return []
+
     def joint_problems(self, g: "Game", kind: str, ballots: list[tuple[str, str]]) -> dict[str, str]:
         """Ballots void because of how they stand together (two sisters bound to one target), by voter."""
         return {}
@@ -275,7 +290,24 @@ class Ruleset:
     def after_election(self, g: "Game", elected: str | None) -> None:
         g.state.sheriff = elected
         if elected:
-            g.tell(f"player:{elected}", "你当选了警长。")
+            g.tell(f"player:{elected}", "你当选了警长。" + self.sheriff_text(g))
+
+    def told_as(self, g: "Game", p: "Player") -> str:
+        """The identity `p` knows he has: a hidden one's cover, until the game tells him (154's 宁采臣 found)."""
+        role = self.role(p.role)
+        return role.hidden_as or role.name
+
+    def sheriff_duties(self, g: "Game") -> str:
+        """What more the post asks of a sheriff in this game, told him when he is elected (146: 任命, 决策)."""
+        return ""
+
+    def sheriff_text(self, g: "Game") -> str:
+        """What the sheriff is told of his office ("成为警长的角色将收到告知"): his ballot's weight (带队) and his
+        <殉职>, and what more the post asks of him in this game (`sheriff_duties`)."""
+        must = "可以" if self.badge_may_be_torn else "须"
+        tear = "，或“殉职 撕”撕毁警徽" if self.badge_may_be_torn else ""
+        return (f"<带队>：你的投票计为{votes.written(self.sheriff_weight)}票。<殉职>：你非因红牌出局后{must}选择一名未出局的角色"
+                f"继任警长（发送“殉职 座位号”{tear}）。" + self.sheriff_duties(g))
 
     def timeout(self, g: "Game", key: str) -> list[str]:
         """A time limit this ruleset started itself passed; returns what it settled."""

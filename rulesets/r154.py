@@ -136,9 +136,10 @@ def _join_ghosts(g: Game, ning: Player) -> None:
     # "宁采臣进入女鬼群后，身份变鬼，胜利条件同女鬼阵营。"
     ning.faction = GHOSTS
     ning.marks["命运"] = FOUND
+    # he learns who he is before the group's invitation reaches him
+    g.tell(f"player:{ning.name}", "你就是宁采臣：小倩找到了你。你现在属于女鬼阵营，加入女鬼群，胜利条件同女鬼阵营，可以与女鬼群共同<吸精>。")
     g.set_team(COVEN, g.state.teams[COVEN] + [ning.name])
     g.tell(f"team:{COVEN}", f"小倩找到了宁采臣：{g.label(ning)} 加入女鬼阵营和女鬼群。")
-    g.tell(f"player:{ning.name}", "你就是宁采臣：小倩找到了你。你现在属于女鬼阵营，加入女鬼群，胜利条件同女鬼阵营，可以与女鬼群共同<吸精>。")
     g.tell("director", f"{g.label(ning)}（宁采臣）加入女鬼阵营")
     # a change of faction can meet a win or loss condition at once ("游戏状态满足……游戏立即结束")
     g.rules.check_end(g)
@@ -246,6 +247,7 @@ def last_blade(g: Game, actor: Player, target) -> None:
         return
     t = g.living_target(target, "最后一刀")  # "其他角色": he is out himself by now
     g.settle(pending)
+    g.tell(f"player:{actor.name}", f"已收到：最后一刀 {g.label(t)}。")
     g.kill(t, "最后一刀")
     # "投票结束后，因……刀客<最后一刀>而出局而角色……立即公示"
     g.publish_deaths([t.name], "最后一刀")
@@ -299,6 +301,13 @@ class R154(Ruleset):
     # 讨论日长短: the post sets none ("投票帖与讨论日一同开门，一同关门"): the director names each closing time.
     change_cutoff = Quota(60, "白天结束前一个小时不得改票，时间以论坛发帖时间为准。")
     potion_slot = "蛊女"
+    harm_word = "吸精"  # <通灵>: "得知当晚被吸精的角色"
+    # "游戏进行期间以任何方式出局的角色均不公示其身份": only 小倩 can 殉情, so the word would name her and 宁采臣
+    secret_causes = frozenset({"殉情"})
+
+    def told_as(self, g: Game, p: Player) -> str:
+        # "你就是宁采臣": once 小倩 has found him he knows; until then he is a 赶考书生 to himself too
+        return NING if p.role == NING and _fate(p) == FOUND else super().told_as(g, p)
 
     def slot_text(self, g: Game, who: str, slot: str) -> str | None:
         # 黑山老妖: "游戏日每两晚（1-2晚、3-4晚，以此类推）选择一晚，可以吸精……选择一晚，可以发动妖隐" — what this pair of nights leaves him
@@ -316,6 +325,10 @@ class R154(Ruleset):
         if g.state.carry.get("sped_up"):
             return None
         return "没有投票（或弃票）的玩家将记作一张黄牌（加快进程后不判罚）"
+
+    def no_vote_cards(self, g: Game) -> tuple[str, ...]:
+        return () if g.state.carry.get("sped_up") else ("黄牌",)
+
     skills = {
         s.name: s
         for s in (

@@ -233,18 +233,38 @@ async def propose_undo(service: Service, t: Table, qq: str, number: int) -> str:
     return f"撤销第{number}条（{clock(row.at)} {history.said(t, row)}）\n" + _shown(t, p)
 
 
-async def propose_recount(service: Service, t: Table, qq: str, kind: str | None, ballots: Ballots) -> str:
-    rows, entries = await _entries(t)
+def _todays_count(entries: list[tuple[CommandRow, Command]], kind: str | None) -> tuple[CommandRow, Ballots] | None:
+    """Today's latest count (of `kind`, or of either), as logged."""
     day = next((i for i in range(len(entries) - 1, -1, -1) if isinstance(entries[i][1], OpenDay)), 0)
     counts = [(row, cmd) for row, cmd in entries[day:] if isinstance(cmd, Ballots) and kind in (None, cmd.kind)]
-    if not counts:
+    return counts[-1] if counts else None
+
+
+async def propose_recount(service: Service, t: Table, qq: str, kind: str | None, ballots: Ballots) -> str:
+    rows, entries = await _entries(t)
+    if (found := _todays_count(entries, kind)) is None:
         word = {"election": "警长竞选", "exile": "放逐投票"}.get(kind, "")
         return f"今天还没有{word}计票，请直接发送“{'竞选' if kind == 'election' else '投票'}”加投票帖。"
-    row, old = counts[-1]
+    row, old = found
     new = replace(ballots, kind=old.kind)  # the paste's ballots, 改票 and void posts, for the count it replaces
     p = await _propose(service, t, qq, rows, entries, "重新计票", row.seq, to_dict(new))
     word = "警长竞选" if old.kind == "election" else "放逐投票"
     return f"重新计票：以新的投票帖代替第{row.seq + 1}条的{word}计票\n" + _shown(t, p)
+
+
+async def propose_excuse(service: Service, t: Table, qq: str, name: str) -> str:
+    """`免牌 角色`: today's exile count again with `name` spared the card the bot gave him for not voting."""
+    rows, entries = await _entries(t)
+    found = _todays_count(entries, "exile")
+    none = f"{name} 今天没有因未投票被记牌，没有可以免除的牌。"
+    if found is None or name in found[1].excused:
+        return none
+    row, old = found
+    p = await _propose(service, t, qq, rows, entries, "免牌", row.seq, to_dict(replace(old, excused=(*old.excused, name))))
+    if p.game.state.player(name).cards == t.game.state.player(name).cards:
+        t.proposed = None
+        return none
+    return f"免牌：{name} 不再因第{row.seq + 1}条的放逐投票计票中未投票记牌\n" + _shown(t, p)
 
 
 async def _propose(service: Service, t: Table, qq: str, rows, entries, kind: str, seq: int, command: dict | None) -> Proposal:
@@ -558,4 +578,11 @@ async def confirm(service: Service, t: Table, qq: str, side: "QQSide | None" = N
     if t.game.night_complete():  # every night action is in after all: settle, as after any command
         await service.submit(t, ResolveNight(), source="auto")
     goes_on = f"游戏恢复进行：{'；'.join(regrouped)}。" if regrouped else "游戏恢复进行。" if reviving else ""
-    return f"已{p.kind}（第{p.seq + 1}条），相关玩家已收到更正。{goes_on}"
+    told = "相关玩家已收到更正。" if _players_told(p) else "没有需要告知的玩家。"
+    return f"已{p.kind}（第{p.seq + 1}条），{told}{goes_on}"
+
+
+def _players_told(p: Proposal) -> bool:
+    """Whether a correction tells any player anything: a message withdrawn or one the new history sends."""
+    return any(audience != "public" for audience in p.withdrawn) or any(
+        isinstance(e, (Notice, Feedback)) and e.audience not in ("director", "public") for e in p.events)

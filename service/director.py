@@ -1,8 +1,10 @@
 """The director's private-chat commands. Every answer goes out through the outbox."""
 from __future__ import annotations
 
+import difflib
 import logging
 import re
+import unicodedata
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Awaitable, Callable
@@ -32,7 +34,7 @@ HELP = """导演指令（私聊发送；多局同时进行时在指令前加“#
 重新计票 [竞选|投票] 票 —— 用新的投票帖代替今天的计票（先显示变化，确认后执行）
 撤销 / 撤销 编号 —— 列出本阶段导演的操作 / 撤销其中一条（先显示变化，确认后执行）；确认 / 取消
 加速 [时间] 角色 角色 … —— 记录在进程帖申请加速的玩家；加速 强制 —— 导演执行加速；延时 [时间] 角色 …（规则有延时时）
-发牌 蓝牌|黄牌|红牌 角色
+发牌 蓝牌|黄牌|红牌 角色 / 免牌 角色（免除我因未投票自动记的牌：先显示变化，确认后执行）
 替补 角色 新QQ号 / 协助 QQ号（添加协助导演）
 代 角色 技能 [目标] —— 代玩家行动（覆盖）
 超时 角色 —— 该角色进行中的时限立即到期
@@ -93,7 +95,8 @@ async def handle(service: Service, qq: str, text: str, friends: Friends, members
     word, _, rest = body.partition("\n") if " " not in body.split("\n", 1)[0] else body.partition(" ")
     word, rest = word.strip(), rest.strip()
     if word not in COMMANDS and word not in ANY_TIME:
-        return None
+        # a director who also plays a running game sends his player's commands here; to anyone else it is a typo
+        return None if await service.playing(qq) else unknown(word)
     if await _plays_it(service, qq, chosen, body):
         return None  # inside a game he plays, he is a player
     if len(body) > parse.DIRECTOR_LIMIT:
@@ -115,6 +118,15 @@ async def _plays_it(service: Service, qq: str, chosen: int | None, body: str) ->
         return False
     return any((chosen is None or t.row.id == chosen) and parse.is_player_word(body, t.game.rules)
                for t, seat in await service.playing(qq))
+
+
+def unknown(word: str) -> str:
+    """A director's message that is no command: said so, with the commands he most likely meant."""
+    names = [*ANY_TIME, *COMMANDS]
+    meant = difflib.get_close_matches(word, names, n=3, cutoff=0.5)
+    meant += [c for c in sorted(names, key=len, reverse=True) if word.startswith(c) and c not in meant]
+    guess = f"你是不是想发送：{'、'.join(f'“{c}”' for c in meant[:3])}？" if meant else ""
+    return f"不认识的导演指令“{quoted(word[:20])}”。{guess}发送“帮助”查看全部导演指令。"
 
 
 async def _command(service: Service, qq: str, word: str, rest: str, chosen: int | None, side: QQSide) -> str | None:
@@ -143,6 +155,8 @@ async def _command(service: Service, qq: str, word: str, rest: str, chosen: int 
         return "\n".join(f"#{r.id} {r.title}（{r.ruleset}，{STATUS[r.status]}）" for r in rows) or "你还没有游戏"
     mine = _live(service, qq)
     t = await _current(service, qq, mine, chosen)
+    if t is None and chosen is not None:
+        return f"你没有编号为 #{chosen} 的游戏。发送“游戏”查看你的游戏和它们的编号。"
     if t is None:
         return "你没有进行中的游戏。发送“新游戏 规则”创建一局。"
     # with several games running, a bare command says which one it went to
@@ -327,8 +341,15 @@ async def _close(service: Service, t: Table, qq: str, rest: str, side: QQSide) -
     return await _submit(service, t, qq, CloseDay())
 
 
+def _clock_text(text: str) -> str:
+    """A time as a director may type it ("12/05 22：00", full-width digits) in the bot's own form ("12-05 22:00")."""
+    text = " ".join(unicodedata.normalize("NFKC", text).split())
+    return re.sub(r"^(\d{1,2})[/.月](\d{1,2})日?(?=\s)", r"\1-\2", text)
+
+
 def _when(text: str, now: datetime) -> datetime:
     local = now.astimezone(zone())
+    text = _clock_text(text)
     for fmt in ("%m-%d %H:%M", "%H:%M"):
         try:
             parsed = datetime.strptime(text, fmt)
@@ -412,7 +433,7 @@ def _paste(service: Service, t: Table, kind: str, rest: str) -> tuple[Ballots, s
     """A paste read into the day's ballots, and what the director must know of it."""
     counted = parse.votes(rest, [s.name for s in t.seats], _change_rules(service, t))
     notes = [f"无效：{f}" for f in counted.flagged] + [f"注意：{n}" for n in counted.notes]
-    return Ballots(kind, tuple(counted.ballots), tuple(counted.changed), tuple(counted.voided)), "\n".join(notes)
+    return Ballots(kind, tuple(counted.ballots), tuple(counted.changed), tuple(counted.voided), whole=True), "\n".join(notes)
 
 
 async def _ballots(kind: str, service: Service, t: Table, qq: str, rest: str) -> str:
@@ -455,6 +476,15 @@ async def _undo(service: Service, t: Table, qq: str, rest: str, side: QQSide) ->
     if seq is None:
         return "请发送“撤销 编号”（编号见“撤销”列出的操作）。"
     return await corrections.propose_undo(service, t, qq, seq)
+
+
+async def _excuse(service: Service, t: Table, qq: str, rest: str, side: QQSide) -> str:
+    if t.game is None:
+        return "游戏还没有开始"
+    seat = _seat(t, rest.strip())
+    if seat is None:
+        return "请发送“免牌 角色”（今天因未投票被记牌的玩家，座位号或角色名）"
+    return await corrections.propose_excuse(service, t, qq, seat.name)
 
 
 async def _confirm(service: Service, t: Table, qq: str, rest: str, side: QQSide) -> str:
@@ -512,14 +542,18 @@ async def _speed_up(service: Service, t: Table, qq: str, rest: str, side: QQSide
         return f"未执行：{outcome.error}"
     if delay:
         moves = corrections.delayed_today(t.game) - extended
-        if not moves or not t.row.planned_close:
+        if not moves:
+            return NOT_YET.format(word=word)
+        if not t.row.planned_close:
             return "已执行。"
         # "一般讨论日持续一天": the day is extended by one day (docs/rules-M131.md, Ambiguity 23)
         async with t.lock:
             await corrections.move_close(service, t, moves)
             await t.row.save()
         return f"已执行。本日关门时间延后一天，改为 {clock(t.row.planned_close)}（可用“关门时间”更改）。"
-    window = rules.speech_window(t.game) if t.game.state.carry.get("sped_up") else None
+    if not t.game.state.carry.get("sped_up"):
+        return NOT_YET.format(word=word)
+    window = rules.speech_window(t.game)
     if window is None:
         return "已执行。"
     # 146's 英语考试: "自讨论日开门时至开门后6小时（若进程已加速则为3小时）" — from today's 开门
@@ -528,6 +562,10 @@ async def _speed_up(service: Service, t: Table, qq: str, rest: str, side: QQSide
                   if row.payload["type"] == "OpenDay")
     return (f"已执行。进程已加速：今天的{what}时段改为 {clock(opened)} 至 {clock(opened + service._minutes(minutes))}"
             f"（开门后{minutes // 60}小时），请在讨论帖公示。")
+
+
+# the answer to requests recorded that are not enough yet (the count of them is told just before)
+NOT_YET = "已记录，{word}尚未通过。"
 
 
 async def _delay(service: Service, t: Table, qq: str, rest: str, side: QQSide) -> str:
@@ -577,7 +615,17 @@ async def _replace(service: Service, t: Table, qq: str, rest: str, side: QQSide)
             seat.former_qq, seat.qq = former, old
             raise
     await service.delivered()
-    return f"{seat.seat}号 {seat.name} 由 {new_qq} 接手（原 {old}）。"
+    return f"{seat.seat}号 {seat.name} 由 {new_qq} 接手（原 {old}）。" + await _friend_note(side, new_qq)
+
+
+async def _friend_note(side: QQSide, qq: str) -> str:
+    """Whether the bot can chat with `qq` privately: a QQ that is not its friend may never get his messages."""
+    try:
+        friends = await side.friends()
+    except Exception:  # the change is made: the director hears the check could not be done, not an error
+        log.warning("friend list not readable after 替补", exc_info=True)
+        return "\n现在读不到我的好友列表：请稍后发送“检查”确认新QQ已加我为好友。"
+    return "" if qq in friends else f"\n注意：QQ {qq} 还没有加我为好友，私聊可能失败：请让他加我为好友（可发送“检查”核对）。"
 
 
 async def _assist(service: Service, t: Table, qq: str, rest: str, side: QQSide) -> str:
@@ -652,7 +700,7 @@ async def _pool(service: Service, rest: str, side: QQSide) -> str:
     parts = rest.split(maxsplit=2)
     if not parts:
         rows = await groups.pool()
-        return "群池：\n" + ("\n".join(f"{g.group_id} {g.original_name} {'使用中' if g.game_id else '空闲'}" for g in rows) or "（空）")
+        return "群池：\n" + ("\n".join(f"{g.group_id} {g.original_name} {_lent(g)}" for g in rows) or "（空）")
     group = parse.qq_number(parts[1]) if len(parts) >= 2 else None
     if parts[0] == "添加" and group:
         name = parts[2] if len(parts) > 2 else ""
@@ -664,11 +712,17 @@ async def _pool(service: Service, rest: str, side: QQSide) -> str:
     return "请发送“群池”、“群池 添加 群号 [原群名]”或“群池 移除 群号”"
 
 
+def _lent(g) -> str:
+    """Which game's team holds a pool group, or that it is free."""
+    return f"使用中（#{g.game_id} {g.team}）" if g.game_id else "空闲"
+
+
 COMMANDS = {
     "名单": _roster, "检查": _check, "分配": _assign, "开始": _start, "关门": _close, "开门": _open,
     "竞选": _election, "投票": _exile, "发牌": _card, "替补": _replace, "协助": _assist, "状态": _status,
     "代": _proxy, "超时": _timeout, "结算": _resolve, "判负": _lose, "日志": _log,
     "关门时间": _closing_time, "加速": _speed_up, "延时": _delay, "撤销": _undo, "重新计票": _recount, "确认": _confirm, "取消": _cancel,
+    "免牌": _excuse,
     **moons.COMMANDS, **desk.COMMANDS,
 }
 

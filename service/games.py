@@ -590,7 +590,7 @@ class Service:
             told: dict[Address, object] = {}  # the last message to each address
             for to, text in notes:
                 told[to] = await sink.message(to, text, t.row.id)
-            await self._consequences(t, outcome, before, told, sink)
+            await self._consequences(t, outcome, before, told, sink, sender=reply)
         elif reply:
             await sink.message(reply, f"未执行：{outcome.error}", t.row.id)
 
@@ -726,12 +726,14 @@ class Service:
         return [("private", qq) for qq in t.row.directors]
 
     async def _consequences(self, t: Table, outcome: Outcome, phase_before: str, told: dict[Address, object],
-                            sink: "_Sink | None" = None) -> None:
+                            sink: "_Sink | None" = None, sender: Address | None = None) -> None:
         """What a command's events cause, stored through `sink` (by default at once through
-        tortoise: the caller holds a transaction)."""
+        tortoise: the caller holds a transaction). `sender`: where the command came from."""
         sink = sink or _Direct(self)
         morning = any(isinstance(e, Announcement) for e in outcome.events)
         post: list[str] = []  # the 开门 post, gathered into one message the director pastes as it is
+        started: list[str] = []  # the time limits begun, told the directors in one message
+        over = False  # the game ended: its log (树洞) goes last, after the count and the result it follows
         for event in outcome.events:
             if isinstance(event, Notice) and event.audience == "public":
                 if morning:
@@ -739,23 +741,35 @@ class Service:
                 else:
                     await self.tell_directors(t, "【可公示】" + forum_safe(event.text), sink)
             elif isinstance(event, (Notice, Feedback)):
-                for to in await self.addresses(t, event.audience):
+                addresses = await self.addresses(t, event.audience)
+                for to in addresses:
                     told[to] = await sink.message(to, event.text, t.row.id)
+                if sender and sender[0] == "private" and event.audience.startswith("team:") and sender not in addresses:
+                    # a team's choice sent privately is receipted in its group, which the sender may not have
+                    # joined yet: he gets the receipt where he sent the choice too
+                    told[sender] = await sink.message(sender, event.text, t.row.id)
             elif isinstance(event, DeadlineStart):
-                await self._start_deadline(t, event, told, sink)
+                await self._start_deadline(t, event, told, sink, started)
             elif isinstance(event, DeadlineEnd):
                 sink.then(self._unschedule_all, await sink.end_deadlines(t.row.id, event.key))
             elif isinstance(event, TeamChange):
                 await self.team_changed(t, event.team, list(event.members))
             elif isinstance(event, GameOver):
-                await self._game_over(t)
+                over = True
+        if started:
+            await self.tell_directors(t, "时限开始：" + (started[0] if len(started) == 1 else "\n" + "\n".join(started)), sink)
         if post:
+            if t.game.phase == "day" and t.row.planned_close and t.row.planned_close > self.now():
+                # "投票帖与讨论日一同开门，一同关门": the thread is told when today's discussion and vote end
+                post.append(f"本日关门时间\n{clock(t.row.planned_close)}")
             if window := t.game.rules.speech_window(t.game):  # 146's 英语考试: "自讨论日开门时至开门后6小时"
                 what, minutes = window
                 post.append(f"{what}时段\n{clock(self.now())} 至 {clock(self.now() + self._minutes(minutes))}")
             await self.tell_directors(t, "【开门公告，可直接粘贴到论坛】\n" + discuz_post(post), sink)
         for warning in outcome.warnings:
             await self.tell_directors(t, f"注意：{warning}", sink)
+        if over:
+            await self._game_over(t)
         if t.game.phase == "night" and phase_before != "night":
             await self._fill_close_anchors(t)
         await self.save_row(t.row)
@@ -782,7 +796,8 @@ class Service:
             return at if at > local else at + timedelta(days=1)
         return None  # "open": the engine ends it itself at the next 开门
 
-    async def _start_deadline(self, t: Table, event: DeadlineStart, told: dict[Address, object], sink: "_Sink") -> None:
+    async def _start_deadline(self, t: Table, event: DeadlineStart, told: dict[Address, object], sink: "_Sink",
+                              started: list[str]) -> None:
         due = self._due(t, event.anchor, event.minutes)
         message = None
         if event.anchor == "now":
@@ -795,7 +810,7 @@ class Service:
                                        anchor=event.anchor, minutes=event.minutes, due_at=due), message)
         sink.then(self._started, row, message)
         if due and event.who and message is None:
-            await self._tell_started(t, event.who, event.what, due, sink)
+            started.append(_limit_started(event.who, event.what, due))
 
     def _started(self, row: DeadlineRow, message: OutboxRow | None) -> None:
         """A time limit stored: the delivery it waits for is watched, and it is scheduled (one waiting
@@ -806,8 +821,8 @@ class Service:
         if row.due_at:
             self._schedule(row)
 
-    async def _tell_started(self, t: Table, who, what: str, due: datetime, sink: "_Sink | None" = None) -> None:
-        await self.tell_directors(t, f"时限开始：{'、'.join(who)}<{what}>，截止 {clock(due)}", sink)
+    async def _tell_started(self, t: Table, who, what: str, due: datetime) -> None:
+        await self.tell_directors(t, "时限开始：" + _limit_started(who, what, due))
 
     async def message_sent(self, message: OutboxRow) -> None:
         """The outbox delivered `message`: a time limit counted from it starts now (called by the outbox)."""
@@ -1093,3 +1108,5 @@ def discuz_post(parts: list[str]) -> str:
     return "\n\n".join(out)
 
 
+def _limit_started(who, what: str, due: datetime) -> str:
+    return f"{'、'.join(who)}<{what}>，截止 {clock(due)}"

@@ -13,6 +13,7 @@ from __future__ import annotations
 from engine import Act, Ballots, Breach, Card, Configure, FactionLoss, Moon, SpeedUp, Timeout
 from engine.commands import Command, from_dict
 from engine.commitment import deal_text, digest
+from engine.lineup import seed_decides
 from rulesets import get as get_ruleset
 
 from .models import CommandRow
@@ -155,8 +156,8 @@ async def treehole(t) -> list[str]:
     """The whole log (树洞) ready to post on the forum: the seed, every identity, every entry with who
     sent it, the result. Cut into messages of at most `PART` characters, at line ends."""
     rules = get_ruleset(t.row.ruleset)
-    lines = [f"#{t.row.id} {t.row.title}（{t.row.ruleset}）", f"种子：{t.row.seed}（身份分配和每一次随机结果都由它决定）", "身份："]
-    lines += [f"{s.seat}号 {s.name}：{identity(rules, s.role) if s.role else '未分配'}"
+    lines = [f"#{t.row.id} {t.row.title}（{t.row.ruleset}）", f"种子：{t.row.seed}（{seed_decides(rules, [(s.name, s.role) for s in t.seats], t.row.seed)}）", "身份："]
+    lines += [f"{s.seat}号 {s.name}：{identity(rules, s.role) if s.role else '未分配'}" + _became(t, s.name)
               + (f"（替补接手 {len(s.former_qq)} 次）" if s.former_qq else "") for s in t.seats]
     if t.row.salt and t.row.status != "roster":  # the deal whose hash was posted at 开始, to check it by
         lines += ["发牌原文（其 SHA-256 应与开始时公布的一致）：", *deal(t).split("\n")]
@@ -169,9 +170,23 @@ async def treehole(t) -> list[str]:
     lines += [entry(t, row, held, fixed, void, moot) for row in rows]
     if t.game and t.game.state.moons:  # "随机方式游戏结束后公示": how each event was drawn
         lines.append("新月：" + "；".join(f"第{m['day']}天 {m['event']}（{m['draw']}）" for m in t.game.state.moons))
+    if t.game and t.game.state.deaths:  # each day's and night's result, in the order they went out
+        lines.append("出局：" + "；".join(f"{_when(d)} {t.game.label(t.game.state.player(d['name']))}（{d['cause']}）"
+                                          for d in t.game.state.deaths))
     if t.game and t.game.state.winner:
         lines.append(f"结果：{t.game.state.winner}获胜")
     return _parts(forum_safe("\n".join(lines)).split("\n"))
+
+
+def _became(t, name: str) -> str:
+    """The faction a player ended in, where it is not his identity's (宁采臣 found, a lover, a half-blood)."""
+    p = t.game.state.player(name) if t.game else None
+    role = get_ruleset(t.row.ruleset).role(p.role) if p else None
+    return f" → {p.faction}" if role and p.faction != role.faction else ""
+
+
+def _when(death: dict) -> str:
+    return f"第{death['number']}{'夜' if death['phase'] == 'night' else '天'}"
 
 
 def _parts(lines: list[str]) -> list[str]:

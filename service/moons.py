@@ -78,7 +78,7 @@ async def count(service: Service, t: Table, qq: str, rest: str, side) -> str:
     sent = _ballots(t)
     if not sent:
         return "没有可计的私聊投票。"
-    ok, reply = await _submit(service, t, qq, Ballots("exile", tuple((v, tg) for v, (tg, _) in sent.items())))
+    ok, reply = await _submit(service, t, qq, Ballots("exile", tuple((v, tg) for v, (tg, _) in sent.items()), whole=True))
     if not ok:
         return reply
     tally = t.game.state.tallies[-1]

@@ -64,6 +64,10 @@ def is_player_word(text: str, rules: Ruleset) -> bool:
     return rules.skill(word) is not None or word in COMMANDS
 
 
+# a ballot sent privately where the post has it posted in the vote thread (146's private-vote days make 投票 a skill)
+THREAD_VOTES = {"投票", "改票", "弃权", "竞选", "投票对象"}
+
+
 def player_text(text: str, rules: Ruleset, name: str) -> Act | Query:
     """`<skill> <target>`, `放弃`, `遗言 <text>`, `投降 [拒绝]`, `帮助`, `状态`."""
     body = text.strip()
@@ -71,6 +75,9 @@ def player_text(text: str, rules: Ruleset, name: str) -> Act | Query:
         raise ParseError("消息是空的。发送“帮助”查看你现在能做什么。")
     word, arg = _word_and_arg(body)
     skill = rules.skill(word)
+    if skill is None and word in THREAD_VOTES:
+        raise ParseError("投票不是私聊我的：请在论坛的投票帖回帖投票（写明投票对象和投票理由，弃权也要回帖），导演会统计。"
+                         "发送“帮助”查看你现在能做什么。")
     if skill is None and word not in COMMANDS:
         raise ParseError(f"不认识“{quoted(word)}”。请发送“技能 目标”（如“预言 3”或“预言 果果”），或发送“帮助”。")
     if len(body) > MESSAGE_LIMIT:
@@ -504,6 +511,8 @@ def _poster(line: str) -> str | None:
 
 def _target(labelled: tuple[str, str | None], known: set[str], poster: str, result: VoteCount, word: str) -> str | None:
     target, reason = labelled
+    if target not in known and (seat := re.fullmatch(r"\d{1,3}\s*号\s*(.+)", target)) and seat[1].strip() in known:
+        target = seat[1].strip()  # "11号 兰舟": the name as the bot itself writes it
     if reason is None:
         result.void(poster, f"缺少“{word}理由：”，格式有误", "此票无效")
         return None

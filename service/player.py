@@ -38,7 +38,8 @@ async def private(service: Service, qq: str, text: str, key: str) -> None:
             return
         found, text = picked, body
     if not found:
-        await _answer(service, key, qq, STRANGER if service.superusers else f"{STRANGER}\n{NO_DIRECTORS}")
+        text = await _not_playing(service, qq) or (STRANGER if service.superusers else f"{STRANGER}\n{NO_DIRECTORS}")
+        await _answer(service, key, qq, text)
         return
     if len(found) > 1:
         await _answer(service, key, qq, f"你同时在几局游戏中有角色：{_games(found)}。请在消息前加“#编号 ”说明是哪一局，"
@@ -60,6 +61,25 @@ async def _answer(service: Service, key: str, qq: str, text: str) -> None:
     if not await service.seen_before(key):
         await service.queue(("private", qq), text)
         await service.delivered()
+
+
+async def known(service: Service, qq: str) -> bool:
+    """Whether a game not over knows this QQ without his playing in it (its roster, a 替补's old QQ):
+    his messages are the bot's to answer."""
+    return await _not_playing(service, qq) is not None
+
+
+async def _not_playing(service: Service, qq: str) -> str | None:
+    """What one who plays no running game is told when a game not over knows him: on a roster before
+    开始, or a QQ a 替补 took over from (None: a stranger)."""
+    for row in sorted(service.live.values(), key=lambda r: -r.id):
+        t = await service.table(row.id)
+        if row.status == "roster" and (seat := t.seat_by_qq(qq)):
+            return (f"你在 #{row.id} {row.title} 的名单里（{seat.seat}号 {seat.name}），游戏还没有开始："
+                    "导演开始游戏后我会私聊你的身份。")
+        if row.status == "running" and (seat := next((s for s in t.seats if qq in s.former_qq), None)):
+            return f"你在 #{row.id} {row.title} 的角色 {seat.name} 已由替补接手，你不再能以该角色行动。如有疑问请联系导演。"
+    return None
 
 
 async def _from_player(service: Service, t: Table, seat: SeatRow, text: str, key: str) -> None:
@@ -87,7 +107,7 @@ async def _from_player(service: Service, t: Table, seat: SeatRow, text: str, key
         return
     if await service.seen_before(key):
         return
-    text = help_text(t, seat.name, await service.open_deadlines(t)) if command.word == "帮助" else player_status(t.game, seat.name)
+    text = help_text(t, seat.name, await service.open_deadlines(t)) if command.word == "帮助" else player_status(t.game, seat.name, t.row.planned_close)
     await service.queue(reply, text, t.row.id)
     await service.delivered()
 
@@ -152,7 +172,7 @@ def _standing(g, p) -> list[str]:
     """How the player's standing differs from his identity's brief: his faction now, a team he left,
     skills lost, used or gained."""
     role = g.rules.role(p.role)
-    told = g.rules.role(role.hidden_as or role.name)
+    told = g.rules.role(g.rules.told_as(g, p))
     out = []
     if p.faction != told.faction:
         out.append(f"你现在属于{p.faction}。")
@@ -171,7 +191,7 @@ def _potions(g, p, ends: str | None) -> str:
     now = [f"{k} 座位号" for k in left if not (k == "救药" and waiting)] + ["放弃"]
     text = "现在可以：" + " / ".join(now)
     if waiting:
-        text += "；收到<通灵>反馈（所有指杀提交后）之后还可以：救药 座位号"
+        text += f"；收到<通灵>反馈（所有{g.rules.harm_word}提交后）之后还可以：救药 座位号"
     return text + (f"（截止 {ends}）" if ends else "（收到<通灵>反馈后30分钟内）")
 
 
@@ -197,8 +217,7 @@ def help_text(t: Table, name: str, deadlines) -> str:
     g = t.game
     s = g.state
     p = s.player(name)
-    role = g.rules.role(p.role)
-    told = g.rules.role(role.hidden_as or role.name)
+    told = g.rules.role(g.rules.told_as(g, p))
     due = {d.key: until(d) for d in deadlines}
     lines = [f"你是 {p.seat}号 {p.name}，身份：{told.name}。{told.summary}"] + _standing(g, p)
     first = len(lines)

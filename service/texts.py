@@ -98,9 +98,20 @@ def brief(rules: Ruleset, game: Game, name: str) -> str:
         f"技能：{shown.summary}",
     ]
     limits = rules.deadline_rules or tuple(dict.fromkeys(limit.text for limit in rules.limits.values()))
-    lines.append("行动时限：\n" + "\n".join(f"· {text}" for text in limits))
-    lines.append("私聊我发送“技能 目标”行动（目标写座位号或角色名，如“预言 3”），“放弃”放弃，“帮助”查看你现在能做什么，“状态”查看场上情况。")
+    if shown.summary.endswith(NO_SKILLS):
+        # nothing of his own to send: only the limits that may come to anyone (a sheriff's, last words)
+        limits = tuple(text for text in limits if any(word in text for word in ANYONES))
+        how = "私聊我发送“帮助”查看你现在能做什么，“状态”查看场上情况。"
+    else:
+        how = "私聊我发送“技能 目标”行动（目标写座位号或角色名，如“预言 3”），“放弃”放弃，“帮助”查看你现在能做什么，“状态”查看场上情况。"
+    if limits:
+        lines.append("行动时限：\n" + "\n".join(f"· {text}" for text in limits))
+    lines.append(how)
     return "\n".join(lines)
+
+
+NO_SKILLS = "没有技能"  # how a role's summary ends when its player has nothing of his own to send
+ANYONES = ("警长", "遗言")  # a time limit that may come to any player: the sheriff's office, the last words
 
 
 def identity(rules: Ruleset, role_name: str) -> str:
@@ -128,11 +139,16 @@ def phase_name(game: Game) -> str:
     return {"night": f"第{s.night_no}夜", "day": f"第{s.day_no}天", "over": f"游戏已结束，{s.winner}获胜"}[s.phase]
 
 
-def player_status(game: Game, name: str) -> str:
+def player_status(game: Game, name: str, closes: datetime | None = None) -> str:
+    """`状态`: the phase (by day, its closing time), the seats, the offices, and the player's own cards."""
     s = game.state
     p = s.player(name)
     lines = [f"{phase_name(game)}。你是 {p.seat}号 {p.name}，{'存活' if p.alive else '已出局'}。", "座位：" + seats_line(game)]
     lines += game.office_lines()
+    if s.phase == "day" and closes:
+        lines.append(f"本日关门时间：{clock(closes)}")
+    if cards := "、".join(f"{k}{v}张" for k, v in p.cards.items() if v):
+        lines.append(f"你的牌：{cards}")
     return "\n".join(lines)
 
 

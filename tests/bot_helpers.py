@@ -61,8 +61,13 @@ STARTED = ("游戏已开始，每名玩家都已收到身份。开局技能（�
                        for i, (name, qq, role) in enumerate(PLAYERS, 1)))
 
 # 讨论日长短: "一般讨论日持续一天，本局周末不延时" — opened 12-01, the day closes 12-02 21:00
+# the 开门 post ends with the day's closing time ("投票帖与讨论日一同开门，一同关门"), as proposed
+CLOSES = "\n\n[b]本日关门时间[/b]\n12-02 21:00"
 PROPOSED_CLOSE = ("已执行。本日关门时间（按规则：一般讨论日持续一天，本局周末不延时（讨论日结束三个小时前一般为最后一个自然日的18:00））："
                   "12-02 21:00。需要更改请发送“关门时间 12-01 22:00”。")
+
+# what the elected sheriff is told of his office ("成为警长的角色将收到告知")
+SHERIFF = "你当选了警长。<带队>：你的投票计为1.5票。<殉职>：你非因红牌出局后可以选择一名未出局的角色继任警长（发送“殉职 座位号”，或“殉职 撕”撕毁警徽）。"
 
 STRANGER_TEXT = "你好！你不在任何进行中的版杀游戏里，我只为本局玩家和导演服务。如需参加，请联系导演。"
 
@@ -96,13 +101,25 @@ def brief(name: str) -> str:
         f"【{TITLE}】你的角色：{seat}号 {name}\n"
         f"你的身份：{role}（{FACTION.get(role, '村民阵营')}）\n"
         f"技能：{SUMMARY[role]}\n"
-        f"{LIMITS}\n{HOW_TO}"
+        + (VILLAGER_TAIL if role == "村民" else f"{LIMITS}\n{HOW_TO}")
     )
+
+
+# a villager has nothing of his own to send: only the limits that may come to anyone (the sheriff's, last
+# words), and no "如“预言 3”"
+VILLAGER_TAIL = ("行动时限：\n"
+                 + "\n".join(line for line in LIMITS.split("\n")[1:] if "警长" in line or "遗言" in line)
+                 + "\n私聊我发送“帮助”查看你现在能做什么，“状态”查看场上情况。")
 
 
 def pack_night(n: int) -> str:
     """What the pack is told when night `n` opens (in its group, or privately by relay)."""
     return f"第{n}夜：狼群可以<杀人>：发送“杀人 座位号”（全队放弃发送“杀人 空”），关门后1小时内有效。"
+
+
+# what the directors are told at a 关门 of the fixed line-up: every night limit begun, in one message
+NIGHT_LIMITS = ("时限开始：\n果果、橘子、香蕉、葡萄<杀人>，截止 12-01 21:00\n西瓜<预言>，截止 12-01 21:00\n"
+                "草莓<诽谤>，截止 12-01 21:00\n芒果<最后的守护>，截止 12-01 21:00")
 
 
 def label(name: str) -> str:
@@ -133,19 +150,20 @@ def promised(row, players=PLAYERS) -> str:
             "任何人都可以用 sha256 或“python -m engine verify 哈希”核对，确认发牌在开局前已经确定。")
 
 
-def treehole(row, *entries: str, result: str | None = None) -> str:
-    """The whole log (树洞) of a started game #1 of the fixed line-up, ready to post: seed,
-    identities, the deal whose hash was posted, entries."""
-    lines = ["#1 [M131]粽子（M131）", f"种子：{row.seed}（身份分配和每一次随机结果都由它决定）", "身份："]
+def treehole(row, *entries: str, out: str | None = None, result: str | None = None) -> str:
+    """The whole log (树洞) of a started game #1 of the fixed line-up (dealt by the director), ready to
+    post: seed, identities, the deal whose hash was posted, entries, who went out (`out`, as the log's
+    出局 line writes it), the result."""
+    lines = ["#1 [M131]粽子（M131）", f"种子：{row.seed}（每一次随机结果都由它决定（身份由导演指定））", "身份："]
     lines += [f"{i}号 {name}：{role}，{FACTION.get(role, '村民阵营')}" for i, (name, _, role) in enumerate(PLAYERS, 1)]
     lines += ["发牌原文（其 SHA-256 应与开始时公布的一致）：", *deal(row)]
-    lines += (["记录："] if entries else []) + list(entries) + ([f"结果：{result}获胜"] if result else [])
+    lines += (["记录："] if entries else []) + list(entries) + ([f"出局：{out}"] if out else []) + ([f"结果：{result}获胜"] if result else [])
     return "\n".join(lines)
 
 
 def game_over(faction: str, seed: int) -> str:
     """What every player is told when the game ends."""
-    return (f"游戏结束，{faction}获胜。感谢参与！本局的随机种子是 {seed}：身份分配和每一次随机结果都由它决定，"
+    return (f"游戏结束，{faction}获胜。感谢参与！本局的随机种子是 {seed}：每一次随机结果都由它决定（身份由导演指定），"
             "可以在导演公布的完整记录（树洞）中核对。")
 
 

@@ -82,13 +82,27 @@ def others(*names: str) -> str:
     return roster([n for n, _, _ in PLAYERS if n not in names])
 
 
+NO_VOTE = "加速前的讨论日不投票者，判两张蓝牌"
+
+
 def unvoted(day: int, word: str, *voters: str) -> str:
     """What only the director is told after a count: who did not vote and the card the post gives them
-    (★ "3、加速前的讨论日不投票者，判两张蓝牌")."""
-    return f"第{day}天{word}（仅导演可见）：\n未投票：{others(*voters)}。规则：加速前的讨论日不投票者，判两张蓝牌，请决定是否发牌"
+    (★ "3、加速前的讨论日不投票者，判两张蓝牌"): the bot gives it after the exile count, the director decides
+    after the election's."""
+    decided = f"已给{others(*voters)}各记两张蓝牌（免除请发送“免牌 角色”）" if word == "放逐投票" else "请决定是否发牌"
+    return f"第{day}天{word}（仅导演可见）：\n未投票：{others(*voters)}。规则：{NO_VOTE}，{decided}"
+
+
+def carded(ctx, day: int, *voters: str, out: tuple[str, ...] = ()) -> None:
+    """Every living player but `voters` is told the two blue cards he got for not voting."""
+    for name in QQ:
+        if name not in voters and name not in out:
+            says(ctx, QQ[name], f"导演判罚：你获得两张蓝牌（第{day}天没有投票。规则：{NO_VOTE}）。")
 
 
 # 讨论日长短: "A日上午开帖，到A+1日晚上关帖……第一天讨论日不因周末而延长": opened 12-01, it closes 12-02 at 22:00
+# the 开门 post ends with the day's closing time, as the post's day length sets it
+CLOSES = "\n\n[b]本日关门时间[/b]\n12-02 22:00"
 PROPOSED_CLOSE = ("已执行。本日关门时间（按规则：一般是A日上午开帖，到A+1日晚上关帖。每逢周末就延长一天，也就是A+2日晚上关帖。"
                   "例外的，第一天讨论日不因周末而延长。）：12-02 22:00。需要更改请发送“关门时间 12-01 22:00”。")
 IDENTITIES = "身份表：\n" + "\n".join(
@@ -243,7 +257,7 @@ async def test_a_146_game_is_set_up_and_its_groups_formed_when_day_one_opens(app
             for name in members:
                 says(ctx, QQ[name], f"你属于【{team}】，成员：{roster(members)}。请申请加入QQ群 {group}，我会通过你的申请。")
             posts(ctx, group, f"【{team}】成员：{roster(members)}")
-        says(ctx, DIRECTOR, "【开门公告，可直接粘贴到论坛】\n[b]开门，第1天（警长竞选）[/b]\n当日警长：无\n当日执警：无")
+        says(ctx, DIRECTOR, "【开门公告，可直接粘贴到论坛】\n[b]开门，第1天（警长竞选）[/b]\n当日警长：无\n当日执警：无" + CLOSES)
         says(ctx, DIRECTOR, PROPOSED_CLOSE)
 
     reject = {"approve": False, "reason": "此群仅限本局队伍成员加入"}
@@ -325,6 +339,7 @@ async def test_a_hunter_voted_out_by_day_is_asked_privately_until_30_minutes_aft
         says(ctx, DIRECTOR, "等待 12号 春生 发动<最后一枪>")
         says(ctx, DIRECTOR, "【可公示】放逐投票：12号 春生 出局")
         says(ctx, QQ["春生"], LAST_WORDS)
+        carded(ctx, 2, "阿福", "春生", "旺财")  # "加速前的讨论日不投票者，判两张蓝牌": the bot gives them
         says(ctx, DIRECTOR, "计票完成：12号 春生 2票、1号 阿福 1票；结果：12号 春生。可公示的计票结果见上。")
     # 30 minutes after a 关门 not yet known: stored, and scheduled once the director closes the day
     row = await DeadlineRow.get(key="最后一枪:春生:day2")
@@ -341,7 +356,7 @@ async def test_a_hunter_voted_out_by_day_is_asked_privately_until_30_minutes_aft
     await player(app, "春生", "最后一枪", "<最后一枪>需要一个目标：请发送“最后一枪 座位号”或“最后一枪 角色名”。")
     await player(app, "春生", "枪 1 2", "<最后一枪>只需要一个目标：请发送“最后一枪 座位号”或“最后一枪 角色名”。")
     await player(app, "春生", "最后一枪 12", "未执行：<最后一枪>须选择一名其他角色")
-    await player(app, "旺财", "最后一枪 1", "未执行：旺财 现在不能发动<最后一枪>")
+    await player(app, "旺财", "最后一枪 1", "未执行：旺财 现在不能发动<最后一枪>。发送“帮助”查看你现在能做什么和怎样发送")
     async with chat(app) as (ctx, bot):  # "投票结束后，因投票而触发的……猎人<最后一枪>、以及被枪杀的角色立即公示"
         ctx.receive_event(bot, private(QQ["春生"], "最后一枪 1"))
         says(ctx, QQ["春生"], "已收到：最后一枪 1号 阿福。")
@@ -351,7 +366,7 @@ async def test_a_hunter_voted_out_by_day_is_asked_privately_until_30_minutes_aft
         says(ctx, DIRECTOR, "12号 春生：最后一枪 1")
     await row.refresh_from_db()
     assert row.done
-    await player(app, "春生", "最后一枪 2", "未执行：春生 现在不能发动<最后一枪>")
+    await player(app, "春生", "最后一枪 2", "未执行：春生 现在不能发动<最后一枪>。发送“帮助”查看你现在能做什么和怎样发送")
     await does(service, t, CloseDay())
     assert f"deadline:{row.id}" not in scheduler.jobs
 
@@ -433,7 +448,7 @@ async def test_a_hunter_killed_at_night_is_asked_when_the_night_settles(app: App
         says(ctx, QQ["春生"], LAST_WORDS)
         says(ctx, QQ["金宝"], LAST_WORDS)
         says(ctx, DIRECTOR, "【开门公告，可直接粘贴到论坛】\n[b]开门，第2天（放逐投票）[/b]\n"
-                            "前一天投票出局：无\n昨晚出局：12号 春生、5号 金宝\n当日警长：17号 大勇\n当日执警：20号 丫蛋")
+                            "前一天投票出局：无\n昨晚出局：12号 春生、5号 金宝\n当日警长：17号 大勇\n当日执警：20号 丫蛋" + CLOSES)
         says(ctx, DIRECTOR, PROPOSED_CLOSE)
 
 
@@ -468,7 +483,7 @@ async def test_the_elected_sheriff_is_asked_privately_to_appoint_a_deputy(app: A
                             "票型：\n1号 阿福 → 17号 大勇\n17号 大勇 → 17号 大勇\n4号 旺财 → 22号 石头\n"
                             f"未投票：{others('阿福', '大勇', '旺财')}")
         says(ctx, DIRECTOR, unvoted(1, "警长竞选", "阿福", "大勇", "旺财"))
-        says(ctx, QQ["大勇"], "你当选了警长。")
+        says(ctx, QQ["大勇"], "你当选了警长。<带队>：你的投票计为2.5票。<殉职>：你非因红牌出局后须选择一名未出局的角色继任警长（发送“殉职 座位号”）。<任命>：你须立即任命一名执警（发送“任命 座位号”，不能是自己）。")
         says(ctx, QQ["大勇"], APPOINT_ASKED)
         says(ctx, DIRECTOR, "等待 17号 大勇 发动<任命>")
         says(ctx, DIRECTOR, "计票完成：17号 大勇 2票、22号 石头 1票；结果：17号 大勇。可公示的计票结果见上。")
@@ -478,12 +493,12 @@ async def test_the_elected_sheriff_is_asked_privately_to_appoint_a_deputy(app: A
                                       f"等待你决定：<任命>，发送“任命 座位号”（截止 关门后30分钟）\n{COMMANDS}")
     await player(app, "大勇", "任命", "<任命>需要一个目标：请发送“任命 座位号”或“任命 角色名”。")
     await player(app, "大勇", "任命 17", "未执行：不能任命自己为执警，请选择其他角色")
-    await player(app, "石头", "任命 20", "未执行：石头 现在不能发动<任命>")
+    await player(app, "石头", "任命 20", "未执行：石头 现在不能发动<任命>。发送“帮助”查看你现在能做什么和怎样发送")
     async with chat(app) as (ctx, bot):  # "当选警长的角色需要立即在投票贴内任命一个执警"
         ctx.receive_event(bot, private(QQ["大勇"], "执警 20"))
         says(ctx, QQ["大勇"], "已收到：任命 20号 丫蛋 为执警。")
         says(ctx, DIRECTOR, "【可公示】警长 17号 大勇 任命 20号 丫蛋 为执警")
-        says(ctx, QQ["丫蛋"], "你被任命为执警。")
+        says(ctx, QQ["丫蛋"], "你被任命为执警。<代理>：你的投票计为1票。")
         says(ctx, DIRECTOR, "17号 大勇：任命 20")
     assert (t.game.state.sheriff, t.game.state.carry["deputy"]) == ("大勇", "丫蛋")
     await row.refresh_from_db()
@@ -506,6 +521,7 @@ async def test_a_sheriff_voted_out_hands_over_the_badge_and_the_heir_appoints(ap
         says(ctx, DIRECTOR, "等待 17号 大勇 发动<殉职>")
         says(ctx, DIRECTOR, "【可公示】放逐投票：17号 大勇 出局")
         says(ctx, QQ["大勇"], LAST_WORDS)
+        carded(ctx, 2, "阿贵", "旺财", "石头", "大勇")
         says(ctx, DIRECTOR, "计票完成：17号 大勇 3票、2号 阿贵 2.5票；结果：17号 大勇。可公示的计票结果见上。")
     row = await DeadlineRow.get(key="殉职:大勇:day2")
     assert (row.anchor, row.minutes, row.due_at) == ("close", 30, None)
@@ -535,7 +551,7 @@ async def test_a_sheriff_voted_out_hands_over_the_badge_and_the_heir_appoints(ap
         ctx.receive_event(bot, private(QQ["石头"], "任命 4"))
         says(ctx, QQ["石头"], "已收到：任命 4号 旺财 为执警。")
         says(ctx, DIRECTOR, "【可公示】警长 22号 石头 任命 4号 旺财 为执警")
-        says(ctx, QQ["旺财"], "你被任命为执警。")
+        says(ctx, QQ["旺财"], "你被任命为执警。<代理>：你的投票计为1票。")
         says(ctx, DIRECTOR, "22号 石头：任命 4")
     assert t.game.state.carry["deputy"] == "旺财"
 
@@ -626,7 +642,7 @@ async def test_a_red_card_after_the_vote_moves_the_badge_at_random_and_tells_the
         says(ctx, DIRECTOR, "村民阵营累计红牌 1 张；导演可决定是否判负该阵营")
         says(ctx, DIRECTOR, "已执行。")
     assert t.game.state.sheriff == heir
-    await player(app, "大勇", "殉职 22", "未执行：大勇 现在不能发动<殉职>")
+    await player(app, "大勇", "殉职 22", "未执行：大勇 现在不能发动<殉职>。发送“帮助”查看你现在能做什么和怎样发送")
 
 
 async def test_the_groups_lent_at_day_one_are_checked_for_outsiders_first(banshabot):

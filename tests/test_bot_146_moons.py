@@ -40,12 +40,13 @@ async def test_the_sheriff_picks_a_card_privately_and_only_the_director_and_the_
     service = banshabot.service
     t = await started(service, moons=["王对王", "魔法水晶球"])
     sent = await elected(service, t)
+    assert texts_to(sent, QQ["大勇"])[0].endswith("<决策>：单数日投票结束时，你须选择下一次大新月事件（届时我会私聊你怎样选择）。")
     assert texts_to(sent, QQ["大勇"])[-1] == (
         "请<决策>第2天的大新月：桌上有 2 张背面朝上的牌，发送“决策 1”到“决策 2”选择一张（关门后30分钟内，否则由导演随机抽取）。")
     await player(app, "大勇", "帮助", "你是 17号 大勇，身份：村民。没有技能\n"
                  f"等待你决定：<决策>，发送“决策 牌号”（截止 关门后30分钟）\n{COMMANDS}")
     await player(app, "大勇", "决策 3", "未执行：<决策>须为 1–2 之间的整数：请发送“决策 1”到“决策 2”之间的一个")
-    await player(app, "丫蛋", "决策 1", "未执行：丫蛋 现在不能发动<决策>")
+    await player(app, "丫蛋", "决策 1", "未执行：丫蛋 现在不能发动<决策>。发送“帮助”查看你现在能做什么和怎样发送")
     event, other = card(t, 2), card(t, 1)
     async with chat(app) as (ctx, bot):
         ctx.receive_event(bot, private(QQ["大勇"], "决策 2"))
@@ -94,7 +95,7 @@ async def test_a_draw_made_on_the_forum_is_fixed_by_the_director_and_the_drawer_
         says(ctx, QQ["大勇"], "导演已按论坛上的抽取确定新月，你不需要再<决策>。")
         says(ctx, DIRECTOR, "第2天的大新月：魔法水晶球（论坛抽取，导演指定）")
         says(ctx, DIRECTOR, "已执行。")
-    await player(app, "大勇", "决策 1", "未执行：大勇 现在不能发动<决策>")
+    await player(app, "大勇", "决策 1", "未执行：大勇 现在不能发动<决策>。发送“帮助”查看你现在能做什么和怎样发送")
     await does(service, t, CloseDay())
     await quiet_night(service, t)
     await does(service, t, OpenDay())
@@ -139,6 +140,8 @@ async def test_private_ballots_on_the_day_of_the_hunters_fury(app: App, banshabo
     await player(app, "阿福", "投票 5 他很可疑", "未执行：猎人的愤怒：猎人开枪之后才进入投票阶段")
     fury = await DeadlineRow.get(key="猎人的愤怒:春生:day2")  # "若猎人在开门以后一个小时以内未联系法官"
     assert fury.due_at == NOW + timedelta(minutes=60) and f"remind:{fury.id}:10" in scheduler.jobs
+    # his usual shot is not today's: the refusal names what is asked of him
+    await player(app, "春生", "开枪 6", "未执行：春生 现在不能发动<最后一枪>：你现在要决定的是<猎人的愤怒>。发送“帮助”查看你现在能做什么和怎样发送")
     async with chat(app) as (ctx, bot):
         ctx.receive_event(bot, private(QQ["春生"], "猎人的愤怒 6"))
         says(ctx, QQ["春生"], "已收到：猎人的愤怒 6号 银宝。")
@@ -146,7 +149,9 @@ async def test_private_ballots_on_the_day_of_the_hunters_fury(app: App, banshabo
         says(ctx, QQ["阿福"], "狼群内有角色出局，你失去了<冲锋>。")  # a wolf of the pack went out
         says(ctx, DIRECTOR, "【可公示】猎人的愤怒：6号 银宝 出局")
         says(ctx, QQ["银宝"], "你已出局，可以留下遗言：发送“遗言 内容”（可多行），下一个白天开始前有效，收到后当天公示。遗言中禁止使用Discuz!代码。")
-        says_with(ctx, DIRECTOR, "【可公示】猎人的愤怒：进入当天的投票阶段")
+        # the ballots go to the bot, not to the human director
+        says_with(ctx, DIRECTOR, "【可公示】猎人的愤怒：进入当天的投票阶段", "私聊发给你身份的机器人QQ，发送“投票 角色 理由”",
+                  lacks=("私聊导演",))
         says(ctx, DIRECTOR, "12号 春生：猎人的愤怒 6")
     await player(app, "阿福", "投票 5", "未执行：请附上投票理由：发送“投票 角色 理由”")
     await player(app, "阿福", "投票 6 理由", "未执行：银宝 已出局，不能被投票")
@@ -166,12 +171,14 @@ async def test_private_ballots_on_the_day_of_the_hunters_fury(app: App, banshabo
     async with chat(app) as (ctx, bot):  # a ballot posted in the thread instead: void, and the director's card
         ctx.receive_event(bot, private(DIRECTOR, "违规 阿福"))
         says(ctx, QQ["阿福"], "你在投票帖回帖投票：今天须私聊导演投票，你今天的投票作废。")
-        says(ctx, DIRECTOR, "1号 阿福 在投票帖回帖投票：今天的投票作废；规则记黄牌一张（请发送“发牌 黄牌 阿福”）。")
+        says(ctx, QQ["阿福"], "导演判罚：你获得一张黄牌（在投票帖回帖投票者算作废票，并记作一张黄牌）。")  # given by the bot
+        says(ctx, DIRECTOR, "1号 阿福 在投票帖回帖投票：今天的投票作废，已记黄牌一张（有误请用“撤销”撤回这条违规）。")
         says(ctx, DIRECTOR, "已执行。")
     await service.submit(t, CloseDay(), source="test")
     sent = texts_to(await drain(), DIRECTOR)
     assert "【可公示】第2天私聊投票汇总：\n4号 旺财 → 1号 阿福：狼王\n跳得太早" in sent
-    assert any(m.startswith("【可公示】第2天放逐投票结果：\n1号 阿福 1票\n结果：1号 阿福\n票型：\n4号 旺财 → 1号 阿福\n") for m in sent)
+    [count] = [m for m in sent if m.startswith("【可公示】第2天放逐投票结果：\n1号 阿福 1票\n结果：1号 阿福\n票型：\n4号 旺财 → 1号 阿福\n")]
+    assert "\n无效票：1号 阿福（在投票帖回帖投票，今天须私聊导演投票）" in count  # his thread post, void, is in the count
     assert "【可公示】放逐投票：1号 阿福 出局" in sent  # the exile is announced once, by itself
 
 
@@ -204,7 +211,7 @@ async def test_the_three_under_the_ufo_send_their_numbers_privately(app: App, ba
         says(ctx, QQ[first], "已收到：数字 42。")
         says_with(ctx, DIRECTOR, "：数字 42")
     outsider = next(name for name in QQ if name not in three)
-    await player(app, outsider, "数字 7", f"未执行：{outsider} 现在不能发动<数字>")
+    await player(app, outsider, "数字 7", f"未执行：{outsider} 现在不能发动<数字>。发送“帮助”查看你现在能做什么和怎样发送")
 
 
 async def test_the_pack_starts_the_birthday_in_its_group(app: App, banshabot):

@@ -54,7 +54,7 @@ async def test_ning_is_told_he_is_a_scholar_and_nobody_hears_of_him(banshabot, c
     assert not any("石头" in text for text in told_others)  # who he is reaches no one
 
 
-async def test_ning_found_joins_the_ghost_group(banshabot, clean):
+async def test_ning_found_joins_the_ghost_group(app: App, banshabot, clean):
     service = banshabot.service
     t, _ = await started(service)
     await service.submit(t, CloseDay(), source="test")
@@ -63,11 +63,32 @@ async def test_ning_found_joins_the_ghost_group(banshabot, clean):
     assert outcome.ok, outcome.error
     sent = await drain()
     assert any(f"请申请加入QQ群 {COVEN_GROUP}" in text for text in texts_to(sent, QQ["石头"]))
+    told = texts_to(sent, QQ["石头"])  # he learns who he is before the group's invitation
+    assert told[0].startswith("你就是宁采臣") and "请申请加入QQ群" in told[1]
     assert any("13号 石头" in text for text in texts_to(sent, COVEN_GROUP))  # the group's new roster
     assert await groups.may_join(str(COVEN_GROUP), str(QQ["石头"]))
+    async with chat(app) as (ctx, bot):  # his 帮助 says who he is now, not 赶考书生
+        ctx.receive_event(bot, private(QQ["石头"], "帮助"))
+        says_with(ctx, QQ["石头"], "身份：宁采臣", "你现在属于女鬼阵营", lacks=("身份：赶考书生",))
     for name in ("兄长", "道士", "书一"):  # no one outside the ghosts learns of it
         assert not any("石头" in text for text in texts_to(sent, QQ[name])), name
     assert not any("石头" in text for text in texts_to(sent, BROTHERS_GROUP))
+
+
+async def test_the_log_shows_the_faction_ning_ended_in_and_who_went_out_when(app: App, banshabot, clean):
+    service = banshabot.service
+    t, _ = await started(service)
+    for step in (CloseDay(), Act(by="小倩", skill="执子之手", target="石头"), Act(by="鬼甲", skill="吸精", target="书一")):
+        assert (await service.submit(t, step, source="test")).ok
+    await drain()
+    from engine import OpenDay
+
+    assert (await service.submit(t, OpenDay(lapse=True), source=f"director:{DIRECTOR}")).ok
+    await drain()
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(DIRECTOR, "日志"))
+        says_with(ctx, DIRECTOR, "13号 石头：宁采臣（隐藏身份，本人收到：赶考书生），书生阵营 → 女鬼阵营",
+                  "出局：第1夜 14号 书一（吸精）")
 
 
 # --- 姥姥之怒, attached to the group's 吸精 -----------------------------------------------------------------
@@ -104,6 +125,7 @@ async def test_the_fury_with_a_target_is_the_nights_suck(app: App, banshabot, cl
     async with chat(app) as (ctx, bot):
         ctx.receive_event(bot, private(QQ["姥姥"], "姥姥之怒 14"))
         posts(ctx, COVEN_GROUP, "姥姥 提交了今晚的吸精：14号 书一，附加<姥姥之怒>。已确认，不能更改。")
+        says(ctx, QQ["姥姥"], "姥姥 提交了今晚的吸精：14号 书一，附加<姥姥之怒>。已确认，不能更改。")
         says(ctx, DIRECTOR, "1号 姥姥：姥姥之怒 14")
     assert t.game.night.actions["吸精"] == t.game.night.actions["姥姥之怒"] == ("姥姥", "书一")
 
@@ -118,8 +140,64 @@ async def test_a_character_may_have_a_second_substitute(app: App, banshabot, cle
             ctx.receive_event(bot, private(DIRECTOR, f"替补 书一 {new}"))
             says(ctx, old, "你的角色 书一 已由替补接手，你不再能以该角色行动。")
             says_with(ctx, new, "你作为替补接手了本局角色。", "你的角色：14号 书一", "你的身份：赶考书生")
+            ctx.should_call_api("get_friend_list", {}, result=[{"user_id": new, "nickname": "替补"}])
             says(ctx, DIRECTOR, f"14号 书一 由 {new} 接手（原 {old}）。")
     assert t.seat_of("书一").former_qq == [str(QQ["书一"]), "40001"]
     async with chat(app) as (ctx, bot):
         ctx.receive_event(bot, private(DIRECTOR, "日志"))
         says_with(ctx, DIRECTOR, "14号 书一：赶考书生，书生阵营（替补接手 2 次）")
+
+
+# --- 投票规则: "没有投票（或弃票）的玩家将记作一张黄牌" --------------------------------------------------------
+async def test_who_did_not_vote_gets_the_yellow_card_from_the_bot_and_the_director_may_spare_him(app: App, banshabot, clean):
+    from engine import Ballots, OpenDay
+
+    service = banshabot.service
+    t, _ = await started(service)
+    for step in (CloseDay(), OpenDay(lapse=True), Ballots("election", ())):
+        assert (await service.submit(t, step, source=f"director:{DIRECTOR}")).ok
+    await drain()
+    voters = [name for name, _, _ in PLAYERS if name != "书七"]
+    assert (await service.submit(t, Ballots("exile", tuple((n, "书一") for n in voters), whole=True), source=f"director:{DIRECTOR}")).ok
+    sent = await drain()
+    rule = "没有投票（或弃票）的玩家将记作一张黄牌（加快进程后不判罚）"
+    assert texts_to(sent, QQ["书七"]) == [f"导演判罚：你获得一张黄牌（第1天没有投票。规则：{rule}）。"]
+    assert f"未投票：20号 书七。规则：{rule}，已给20号 书七各记一张黄牌（免除请发送“免牌 角色”）" in "".join(texts_to(sent, DIRECTOR))
+    assert t.game.state.player("书七").cards["黄牌"] == 1
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(DIRECTOR, "免牌 书一"))
+        says(ctx, DIRECTOR, "书一 今天没有因未投票被记牌，没有可以免除的牌。")
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(DIRECTOR, "免牌 20"))
+        says_with(ctx, DIRECTOR, "20号 书七 的牌：黄牌1 → 无", "20号 书七：以下消息作废", "确认请发送“确认”")
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(DIRECTOR, "确认"))
+        says(ctx, QQ["书七"], f"【更正】你之前收到的以下消息有误，已作废：\n「导演判罚：你获得一张黄牌（第1天没有投票。规则：{rule}）。」")
+        says_with(ctx, DIRECTOR, "已免牌")
+    assert t.game.state.player("书七").cards["黄牌"] == 0
+
+
+# --- what players are told in 154's words ---------------------------------------------------------------------
+async def test_the_gu_woman_is_told_of_the_nights_suck_not_a_kill(app: App, banshabot, clean):
+    """<通灵>: "得知当晚被吸精的角色" — 154 has no 指杀."""
+    service = banshabot.service
+    t, _ = await started(service)
+    assert (await service.submit(t, CloseDay(), source="test")).ok
+    await drain()
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(QQ["蛊女"], "帮助"))
+        says_with(ctx, QQ["蛊女"], "收到<通灵>反馈（所有吸精提交后）之后还可以：救药 座位号", lacks=("指杀",))
+
+
+async def test_a_ballot_sent_privately_is_pointed_to_the_vote_thread(app: App, banshabot, clean):
+    """154's votes are posted in the thread ("投票帖与讨论日一同开门，一同关门"): a private one is told where, not "不认识"."""
+    service = banshabot.service
+    t, _ = await started(service)
+    from engine import OpenDay
+
+    for step in (CloseDay(), OpenDay(lapse=True)):
+        assert (await service.submit(t, step, source="test")).ok
+    await drain()
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(QQ["书一"], "投票 5 他很可疑"))
+        says_with(ctx, QQ["书一"], "请在论坛的投票帖回帖投票", "投票对象", lacks=("不认识",))

@@ -40,6 +40,7 @@ from bot_helpers import (
 )
 from engine import Ballots, Card, CloseDay, FactionLoss, OpenDay
 from service import corrections
+from service.models import CommandRow
 
 pytestmark = pytest.mark.usefixtures("clean")
 
@@ -109,7 +110,7 @@ async def test_undo_shows_what_changes_then_corrects_everyone_told(app: App, ban
         "test：桃子 认亲 西瓜", "导演 10000：关门", "test：果果 杀人 菠萝", "test：柠檬 放弃", "test：西瓜 放弃", "test：芒果 放弃",
         "test：草莓 放弃", "自动：结算夜晚", "导演 10000：开门", "导演 10000：竞选 果果:橘子 橘子:橘子", "导演 10000：开门",
         "导演 10000：发牌 红牌 西瓜（已由第13条撤销）", "导演 10000：撤销第12条"), 1)]
-    await director(app, "日志", treehole(t.row, *entries))
+    await director(app, "日志", treehole(t.row, *entries, out="第1夜 10号 菠萝（杀人）"))  # each night's result
     # a restart rebuilds the game from the log: the correction holds
     service.tables.clear()
     rebuilt = await service.table(t.row.id)
@@ -551,3 +552,19 @@ async def test_an_opening_taken_back_and_brought_back_brings_back_its_closing_ti
     await directs(service, f"撤销 {correction + 1}")
     await directs(service, "确认")
     assert t.game.phase == "night" and t.row.planned_close is None
+
+
+async def test_a_correction_that_tells_nobody_does_not_say_players_were_told(app: App, banshabot):
+    """The preview says nobody needs telling: the confirmation does not claim players were told."""
+    service = banshabot.service
+    t = await running_game(service)
+    await day_two(service, t)
+    await directs(service, "加速 1 2")  # two asked: not enough, only the director hears of it
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(DIRECTOR, "撤销"))
+        says_with(ctx, DIRECTOR, "加速")
+    seq = next(row.seq for row in await CommandRow.filter(game_id=t.row.id).order_by("-seq"))
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(DIRECTOR, f"撤销 {seq + 1}"))
+        says_with(ctx, DIRECTOR, "不需要告知任何人。")
+    await director(app, "确认", f"已撤销（第{seq + 1}条），没有需要告知的玩家。")

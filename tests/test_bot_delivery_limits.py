@@ -38,6 +38,7 @@ REFUSED = ActionFailed(retcode=1200, status="failed", msg="send failed")
 def the_kill(ctx) -> None:
     """The pack's kill through 橘子; the witch's feedback follows it (declared by the caller)."""
     posts(ctx, GROUP, "橘子 提交了今晚的指杀：5号 西瓜。已确认，不能更改。")
+    says(ctx, QQ["橘子"], "橘子 提交了今晚的指杀：5号 西瓜。已确认，不能更改。")  # sent privately: receipted there too
     says(ctx, DIRECTOR, "2号 橘子：杀人 5")
 
 

@@ -13,6 +13,9 @@ from nonebot.adapters.onebot.v11 import ActionFailed
 from nonebug import App
 
 from bot_helpers import (
+    CLOSES,
+    SHERIFF,
+    NIGHT_LIMITS,
     CO_DIRECTOR,
     DIRECTOR,
     FIXED_TEXT,
@@ -87,7 +90,7 @@ HELP = """导演指令（私聊发送；多局同时进行时在指令前加“#
 重新计票 [竞选|投票] 票 —— 用新的投票帖代替今天的计票（先显示变化，确认后执行）
 撤销 / 撤销 编号 —— 列出本阶段导演的操作 / 撤销其中一条（先显示变化，确认后执行）；确认 / 取消
 加速 [时间] 角色 角色 … —— 记录在进程帖申请加速的玩家；加速 强制 —— 导演执行加速；延时 [时间] 角色 …（规则有延时时）
-发牌 蓝牌|黄牌|红牌 角色
+发牌 蓝牌|黄牌|红牌 角色 / 免牌 角色（免除我因未投票自动记的牌：先显示变化，确认后执行）
 替补 角色 新QQ号 / 协助 QQ号（添加协助导演）
 代 角色 技能 [目标] —— 代玩家行动（覆盖）
 超时 角色 —— 该角色进行中的时限立即到期
@@ -214,6 +217,14 @@ async def test_roster_accepts_full_width_separators(app: App):
     await director(app, text, ROSTER_SAVED)
 
 
+async def test_a_rostered_player_before_the_start_is_told_he_waits_for_it(app: App):
+    await director(app, "新游戏 M131", NEW_GAME)
+    await director(app, ROSTER_TEXT, ROSTER_SAVED)
+    async with chat(app) as (ctx, bot):  # not the stranger's text: he is in the game to come
+        ctx.receive_event(bot, private(QQ["西瓜"], "你好"))
+        says(ctx, QQ["西瓜"], "你在 #1 [M131]粽子 的名单里（5号 西瓜），游戏还没有开始：导演开始游戏后我会私聊你的身份。")
+
+
 # --- 检查 ---------------------------------------------------------------------------------------------
 async def test_check_lists_players_who_are_not_friends(app: App):
     await director(app, "新游戏 M131", NEW_GAME)
@@ -327,7 +338,7 @@ async def test_start_sends_briefs_team_roster_and_renames_group(app: App):
     await director(app, "开始", "游戏已经开始")
     await director(app, ROSTER_TEXT, "游戏已经开始，不能再改名单；换人请用“替补”")
     await director(app, "分配 随机", "请先发送名单；游戏开始后不能再分配身份")
-    await director(app, "群池", f"群池：\n{GROUP} {GROUP_NAME} 使用中")
+    await director(app, "群池", f"群池：\n{GROUP} {GROUP_NAME} 使用中（#1 狼群）")  # which game's team holds it
 
 
 # --- 关门 / 开门 ----------------------------------------------------------------------------------------
@@ -338,11 +349,10 @@ async def test_close_and_open_with_a_planned_close_time(app: App, banshabot):
         ctx.receive_event(bot, private(DIRECTOR, "关门"))
         says(ctx, DIRECTOR, "【可公示】关门，第1夜开始")
         posts(ctx, GROUP, pack_night(1))
-        says(ctx, DIRECTOR, "时限开始：果果、橘子、香蕉、葡萄<杀人>，截止 12-01 21:00")
         says(ctx, QQ["柠檬"], "第1夜：狼群行动后你会收到<通灵>反馈，之后30分钟内决定是否使用药。")
         for name, skill in (("西瓜", "预言"), ("草莓", "诽谤"), ("芒果", "最后的守护")):
-            says(ctx, DIRECTOR, f"时限开始：{name}<{skill}>，截止 12-01 21:00")
             says(ctx, QQ[name], f"第1夜：你可以发动<{skill}>（发送“{skill} 座位号”），关门后1小时内有效；不发动请发送“放弃”。")
+        says(ctx, DIRECTOR, NIGHT_LIMITS)  # one message for every limit begun
         says(ctx, DIRECTOR, "已执行。")
     await director(app, "关门", "未执行：现在已经是夜晚")
 
@@ -352,22 +362,22 @@ async def test_close_and_open_with_a_planned_close_time(app: App, banshabot):
         # the first night's deaths are published once the election is counted, with the sheriff
         ctx.receive_event(bot, private(DIRECTOR, "竞选 果果:橘子 橘子:橘子 西瓜:弃权"))
         says(ctx, DIRECTOR, unvoted(1, "警长竞选", others("果果", "橘子", "西瓜")))
-        says(ctx, QQ["橘子"], "你当选了警长。")
+        says(ctx, QQ["橘子"], SHERIFF)
         says(ctx, DIRECTOR, "10号 菠萝 出局（杀人）")  # night 1's victims go out with the list
         says(ctx, QQ["菠萝"], "你已出局，可以留下遗言：发送“遗言 内容”（可多行），下一个白天开始前有效。遗言中禁止使用Discuz!代码。")
         says(ctx, DIRECTOR, "【开门公告，可直接粘贴到论坛】\n"
                             "[b]第1天警长竞选结果：[/b]\n2号 橘子 2票\n结果：2号 橘子 当选警长\n"
                             "票型：\n1号 果果 → 2号 橘子\n2号 橘子 → 2号 橘子\n弃权：5号 西瓜\n"
                             f"未投票：{labels(others('果果', '橘子', '西瓜'))}\n\n"
-                            "[b]第1天公示[/b]\n昨晚出局：10号 菠萝\n当日警长：2号 橘子")
+                            "[b]第1天公示[/b]\n昨晚出局：10号 菠萝\n当日警长：2号 橘子" + CLOSES)
         says(ctx, DIRECTOR, "计票完成：2号 橘子 2票；结果：2号 橘子。可公示的计票结果见上。")
 
     await director(app, "开门 明晚", "看不懂时间“明晚”，请写成“12-01 22:00”或“22:00”")
     assert t.game.state.day_no == 1
     await director(app, "开门 22:00",
                    "菠萝 未在时限内提交遗言，视为放弃",
-                   "【开门公告，可直接粘贴到论坛】\n[b]开门，第2天（放逐投票）[/b]\n前一天投票出局：无\n当日警长：2号 橘子",
-                   "已执行。本日关门时间：12-01 22:00")
+                   "【开门公告，可直接粘贴到论坛】\n[b]开门，第2天（放逐投票）[/b]\n前一天投票出局：无\n当日警长：2号 橘子"
+                   "\n\n[b]本日关门时间[/b]\n12-01 22:00", "已执行。本日关门时间：12-01 22:00")
     await director(app, "开门", "未执行：今天之后是夜晚：请先关门")
 
 
@@ -386,8 +396,8 @@ async def test_slander_is_published_an_hour_before_the_planned_close(app: App, b
         ctx.receive_event(bot, private(DIRECTOR, "开门 12-01 23:30"))
         says(ctx, QQ["菠萝"], "你已出局（第2夜），没有遗言。")  # "之后夜晚出局的人无遗言"
         director_hears(ctx, "【开门公告，可直接粘贴到论坛】\n"
-                            "[b]开门，第3天（放逐投票）[/b]\n前一天投票出局：无\n昨晚出局：10号 菠萝\n当日警长：2号 橘子",
-                       "已执行。本日关门时间：12-01 23:30")
+                            "[b]开门，第3天（放逐投票）[/b]\n前一天投票出局：无\n昨晚出局：10号 菠萝\n当日警长：2号 橘子"
+                            "\n\n[b]本日关门时间[/b]\n12-01 23:30", "已执行。本日关门时间：12-01 23:30")
     row = await DeadlineRow.get(key="公示:诽谤:day3")
     assert clock(row.due_at) == "12-01 22:30"
     when, _ = scheduler.jobs[f"deadline:{row.id}"]
@@ -414,7 +424,7 @@ async def test_an_early_close_cancels_the_days_slander_publication(app: App, ban
         ctx.receive_event(bot, private(DIRECTOR, "开门"))
         says(ctx, QQ["菠萝"], "你已出局（第2夜），没有遗言。")
         says(ctx, DIRECTOR, "【开门公告，可直接粘贴到论坛】\n"
-                            "[b]开门，第3天（放逐投票）[/b]\n前一天投票出局：无\n昨晚出局：10号 菠萝\n当日警长：2号 橘子")
+                            "[b]开门，第3天（放逐投票）[/b]\n前一天投票出局：无\n昨晚出局：10号 菠萝\n当日警长：2号 橘子" + CLOSES)
         says(ctx, DIRECTOR, PROPOSED_CLOSE)
     row = await DeadlineRow.get(key="公示:诽谤:day3")
     assert clock(row.due_at) == "12-02 20:00"
@@ -423,11 +433,10 @@ async def test_an_early_close_cancels_the_days_slander_publication(app: App, ban
         says(ctx, DIRECTOR, "今天提前关门，乌鸦诽谤的公示时间（关门前1小时）未到：不再公示。")
         says(ctx, DIRECTOR, "【可公示】关门，第3夜开始")
         posts(ctx, GROUP, pack_night(3))
-        says(ctx, DIRECTOR, "时限开始：果果、橘子、香蕉、葡萄<杀人>，截止 12-01 21:00")
         says(ctx, QQ["柠檬"], "第3夜：狼群行动后你会收到<通灵>反馈，之后30分钟内决定是否使用药。")
         for name, skill in (("西瓜", "预言"), ("草莓", "诽谤"), ("芒果", "最后的守护")):
-            says(ctx, DIRECTOR, f"时限开始：{name}<{skill}>，截止 12-01 21:00")
             says(ctx, QQ[name], f"第3夜：你可以发动<{skill}>（发送“{skill} 座位号”），关门后1小时内有效；不发动请发送“放弃”。")
+        says(ctx, DIRECTOR, NIGHT_LIMITS)  # one message for every limit begun
         says(ctx, DIRECTOR, "已执行。")
     await row.refresh_from_db()
     assert row.done and f"deadline:{row.id}" not in scheduler.jobs  # nothing is published in the night
@@ -473,20 +482,20 @@ async def test_votes_from_pasted_forum_posts(app: App, banshabot):
         ctx.receive_event(bot, private(DIRECTOR, election))
         # a void post is a reply all the same: its poster is under 无效票, with why, not under 未投票 (nor given its card)
         says(ctx, DIRECTOR, unvoted(1, "警长竞选", others("果果", "西瓜", "柠檬", "草莓", "芒果", "桃子")))
-        says(ctx, QQ["西瓜"], "你当选了警长。")
+        says(ctx, QQ["西瓜"], SHERIFF)
         says(ctx, DIRECTOR, "【开门公告，可直接粘贴到论坛】\n"
                             "[b]第1天警长竞选结果：[/b]\n5号 西瓜 2票、2号 橘子 1票\n结果：5号 西瓜 当选警长\n"
                             "票型：\n1号 果果 → 2号 橘子\n5号 西瓜 → 5号 西瓜\n7号 草莓 → 5号 西瓜\n弃权：9号 桃子\n"
                             f"未投票：{labels(others('果果', '西瓜', '柠檬', '草莓', '芒果', '桃子'))}\n"
                             "无效票：6号 柠檬（缺少“投票理由：”，格式有误）、8号 芒果（没有“投票对象：”，格式有误）\n\n"
-                            "[b]第1天公示[/b]\n昨晚出局：无人出局（平安夜）\n当日警长：5号 西瓜")
+                            "[b]第1天公示[/b]\n昨晚出局：无人出局（平安夜）\n当日警长：5号 西瓜" + CLOSES)
         says(ctx, DIRECTOR, "计票完成：5号 西瓜 2票、2号 橘子 1票；结果：5号 西瓜。可公示的计票结果见上。\n"
                             "无效：柠檬：缺少“投票理由：”，格式有误，此票无效\n"
                             "无效：芒果：没有“投票对象：”，格式有误，此帖无效")
     await director(app, election, "未计票：今天的警长竞选已经统计过\n"
                                   "无效：柠檬：缺少“投票理由：”，格式有误，此票无效\n"
                                   "无效：芒果：没有“投票对象：”，格式有误，此帖无效")
-    await director(app, "开门", "【开门公告，可直接粘贴到论坛】\n[b]开门，第2天（放逐投票）[/b]\n前一天投票出局：无\n当日警长：5号 西瓜",
+    await director(app, "开门", "【开门公告，可直接粘贴到论坛】\n[b]开门，第2天（放逐投票）[/b]\n前一天投票出局：无\n当日警长：5号 西瓜" + CLOSES,
                    PROPOSED_CLOSE)
     exile = (
         "投票\n"
@@ -510,9 +519,9 @@ async def test_votes_from_pasted_forum_posts(app: App, banshabot):
         # the sheriff went out: he is asked at once to hand over the badge
         says(ctx, QQ["西瓜"], "你已出局，可以<殉职>：发送“殉职 座位号”移交警徽，或“殉职 撕”撕毁警徽（关门后30分钟内有效）。")
         says(ctx, DIRECTOR, "等待 5号 西瓜 发动<殉职>")
-        says(ctx, DIRECTOR, "时限开始：西瓜<殉职>，截止 12-02 21:30")  # 关门 (12-02 21:00) + 30 minutes
         says(ctx, DIRECTOR, "【可公示】放逐投票：5号 西瓜 出局")
         says(ctx, QQ["西瓜"], "你已出局，可以留下遗言：发送“遗言 内容”（可多行），下一个白天开始前有效。遗言中禁止使用Discuz!代码。")
+        says(ctx, DIRECTOR, "时限开始：西瓜<殉职>，截止 12-02 21:30")  # 关门 (12-02 21:00) + 30 minutes
         says(ctx, DIRECTOR, "计票完成：5号 西瓜 2票、1号 果果 1.5票；结果：5号 西瓜。可公示的计票结果见上。\n"
                             "无效：果果：改票只允许一次，第二次改票无效\n"
                             "无效：橘子：重复投票，以第一次为准（改票请使用“改票对象：”）\n"
@@ -550,8 +559,12 @@ async def test_cards(app: App, banshabot):
     await director(app, "发牌 绿牌 菠萝", "请发送“发牌 蓝牌|黄牌|红牌 角色名”")
     await director(app, "发牌 黄牌", "请发送“发牌 蓝牌|黄牌|红牌 角色名”")
     await director(app, "发牌 黄牌 路人", "未执行：没有找到角色「路人」，请发送座位号或角色名")
-    await director(app, "发牌 黄牌 菠萝", "10号 菠萝 获得黄牌", "已执行。")
-    await director(app, "发牌 蓝牌 10", "10号 菠萝 获得蓝牌", "已执行。")
+    for text, color in (("发牌 黄牌 菠萝", "黄牌"), ("发牌 蓝牌 10", "蓝牌")):
+        async with chat(app) as (ctx, bot):  # every card is told to its player
+            ctx.receive_event(bot, private(DIRECTOR, text))
+            says(ctx, DIRECTOR, f"10号 菠萝 获得{color}")
+            says(ctx, QQ["菠萝"], f"导演判罚：你获得一张{color}。")
+            says(ctx, DIRECTOR, "已执行。")
     await director(app, "状态", "\n".join(
         ["#1 [M131]粽子", "阶段：第1夜；警长：无"] + status_lines(cards={"菠萝": "蓝牌1黄牌1"})
         + ["等待行动：狼群<杀人>、柠檬<女巫>、西瓜<预言>、草莓<诽谤>、芒果<最后的守护>"] + NIGHT_ONE_DEADLINES))
@@ -591,7 +604,7 @@ async def test_a_red_card_after_the_count_is_told_to_the_director_change_by_chan
     assert t.game.state.player("橘子").death == ("day", 2, "红牌")
     async with chat(app) as (ctx, bot):
         ctx.receive_event(bot, private(QQ["橘子"], "殉职 1"))
-        says(ctx, QQ["橘子"], "未执行：橘子 现在不能发动<殉职>")
+        says(ctx, QQ["橘子"], "未执行：橘子 现在不能发动<殉职>。发送“帮助”查看你现在能做什么和怎样发送")
 
 
 # --- 替补 ---------------------------------------------------------------------------------------------
@@ -609,13 +622,15 @@ async def test_substitute_takes_over_a_character(app: App, banshabot):
         kicks(ctx, GROUP, 20001)  # the old QQ loses its team group seat
         says(ctx, 30001, f"你属于【狼群】，成员：1号 果果、2号 橘子、3号 香蕉、4号 葡萄。请申请加入QQ群 {GROUP}，我会通过你的申请。")
         posts(ctx, GROUP, "【狼群】成员：1号 果果、2号 橘子、3号 香蕉、4号 葡萄")
-        says(ctx, DIRECTOR, "1号 果果 由 30001 接手（原 20001）。")
+        ctx.should_call_api("get_friend_list", {}, result=[{"user_id": qq, "nickname": n} for n, qq, _ in PLAYERS])
+        # the new QQ is not the bot's friend: the director is told at once
+        says(ctx, DIRECTOR, "1号 果果 由 30001 接手（原 20001）。\n注意：QQ 30001 还没有加我为好友，私聊可能失败：请让他加我为好友（可发送“检查”核对）。")
     # "每名角色仅限更换一次替补" is M131's rule
     await director(app, "替补 果果 30002", "1号 果果 已经更换过替补。本局规则：每名角色仅限更换一次替补。无法继续进行游戏的角色无法更换替补时红牌罚下。")
 
     async with chat(app) as (ctx, bot):
-        ctx.receive_event(bot, private(20001, "刀 5"))  # the old QQ plays no more: his chat is other plugins'
-        passes_on(ctx)
+        ctx.receive_event(bot, private(20001, "刀 5"))  # the old QQ: told why he no longer plays
+        says(ctx, 20001, "你在 #1 [M131]粽子 的角色 果果 已由替补接手，你不再能以该角色行动。如有疑问请联系导演。")
         ctx.receive_event(bot, in_group(GROUP, 20001, "刀 5"))  # ignored in the group
         ctx.receive_event(bot, private(30001, "状态"))  # the new QQ plays 果果
         says(ctx, 30001, "第1夜。你是 1号 果果，存活。\n座位：" + "、".join(
@@ -637,13 +652,11 @@ async def test_co_director_runs_the_game(app: App, banshabot):
         for qq in (DIRECTOR, CO_DIRECTOR):  # every director hears what the game tells directors
             says(ctx, qq, "【可公示】关门，第1夜开始")
         posts(ctx, GROUP, pack_night(1))
-        for qq in (DIRECTOR, CO_DIRECTOR):
-            says(ctx, qq, "时限开始：果果、橘子、香蕉、葡萄<杀人>，截止 12-01 21:00")
         says(ctx, QQ["柠檬"], "第1夜：狼群行动后你会收到<通灵>反馈，之后30分钟内决定是否使用药。")
         for name, skill in (("西瓜", "预言"), ("草莓", "诽谤"), ("芒果", "最后的守护")):
-            for qq in (DIRECTOR, CO_DIRECTOR):
-                says(ctx, qq, f"时限开始：{name}<{skill}>，截止 12-01 21:00")
             says(ctx, QQ[name], f"第1夜：你可以发动<{skill}>（发送“{skill} 座位号”），关门后1小时内有效；不发动请发送“放弃”。")
+        for qq in (DIRECTOR, CO_DIRECTOR):
+            says(ctx, qq, NIGHT_LIMITS)  # one message for every limit begun
         says(ctx, CO_DIRECTOR, "已执行。")
     assert t.game.state.phase == "night"
 
@@ -794,11 +807,11 @@ async def test_faction_loss_ends_the_game(app: App, banshabot):
                    "[第3条] 12-01 20:00 导演 10000：判负 狼人阵营", result="村民阵营")
     async with chat(app) as (ctx, bot):
         ctx.receive_event(bot, private(DIRECTOR, "判负 狼人阵营"))
-        # the director gets the whole log, ready to post; every player is told, with the seed
-        director_hears(ctx, "狼人阵营判负", log, "【可公示】游戏结束，村民阵营获胜")
+        # every player is told, with the seed; then the director gets the whole log, ready to post, last
+        director_hears(ctx, "狼人阵营判负", "【可公示】游戏结束，村民阵营获胜")
         for _, qq, _ in PLAYERS:
             says(ctx, qq, game_over("村民阵营", t.row.seed))
-        says(ctx, DIRECTOR, "已执行。")
+        director_hears(ctx, log, "已执行。")
     await director(app, "判负 村民阵营", "未执行：游戏已经结束")
     await director(app, "日志", log)
     await director(app, "游戏", "#1 [M131]粽子（M131，已结束）")
@@ -824,7 +837,7 @@ async def test_group_pool(app: App):
 async def test_a_group_in_use_stays_in_the_pool(app: App, banshabot):
     await running_game(banshabot.service)
     await director(app, f"群池 移除 {GROUP}", f"群 {GROUP} 正在被一局游戏使用，不能移出")
-    await director(app, "群池", f"群池：\n{GROUP} {GROUP_NAME} 使用中")
+    await director(app, "群池", f"群池：\n{GROUP} {GROUP_NAME} 使用中（#1 狼群）")  # which game's team holds it
 
 
 # --- a message seen twice ------------------------------------------------------------------------------
@@ -834,7 +847,29 @@ async def test_a_director_command_seen_twice_is_carried_out_once(app: App, bansh
     service = banshabot.service
     t = await running_game(service)
     await night_one(service, t)
-    await director(app, "发牌 蓝牌 菠萝", "10号 菠萝 获得蓝牌", "已执行。", message_id=4242)
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(DIRECTOR, "发牌 蓝牌 菠萝", 4242))
+        says(ctx, DIRECTOR, "10号 菠萝 获得蓝牌")
+        says(ctx, QQ["菠萝"], "导演判罚：你获得一张蓝牌。")
+        says(ctx, DIRECTOR, "已执行。")
     async with chat(app) as (ctx, bot):
         ctx.receive_event(bot, private(DIRECTOR, "发牌 蓝牌 菠萝", 4242))  # the same event again: nothing
     assert t.game.state.player("菠萝").cards["蓝牌"] == 1
+
+
+# --- what is no command -----------------------------------------------------------------------------------
+@pytest.mark.parametrize("text, reply", [
+    ("网站", "不认识的导演指令“网站”。你是不是想发送：“网页”？发送“帮助”查看全部导演指令。"),
+    ("你好", "不认识的导演指令“你好”。发送“帮助”查看全部导演指令。"),
+    ("关门时见 12-05 22:00", "不认识的导演指令“关门时见”。你是不是想发送：“关门时间”、“关门”？发送“帮助”查看全部导演指令。"),
+    ("开门12-05 22:00", "不认识的导演指令“开门12-05”。你是不是想发送：“开门”？发送“帮助”查看全部导演指令。"),
+])
+async def test_a_directors_unknown_command_is_called_so_with_the_nearest_commands(app: App, banshabot, text, reply):
+    """Not the stranger's text: a director is told the command is unknown, what he may have meant, and 帮助."""
+    await running_game(banshabot.service)
+    await director(app, text, reply)
+
+
+async def test_a_game_number_the_director_does_not_have_is_named(app: App, banshabot):
+    await running_game(banshabot.service)
+    await director(app, "#9 状态", "你没有编号为 #9 的游戏。发送“游戏”查看你的游戏和它们的编号。")

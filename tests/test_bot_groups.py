@@ -11,6 +11,7 @@ from nonebot.adapters.onebot.v11 import ActionFailed
 from nonebug import App
 
 from bot_helpers import (
+    NIGHT_LIMITS,
     promised,
     BOT_ID,
     DIRECTOR,
@@ -238,11 +239,10 @@ async def test_in_relay_the_pack_is_not_told_to_use_a_group(app: App, banshabot)
         says(ctx, DIRECTOR, "【可公示】关门，第1夜开始")
         for name in WOLVES:
             says_with(ctx, QQ[name], "第1夜", "杀人", lacks=("在群里", "群里发送"))
-        says(ctx, DIRECTOR, "时限开始：果果、橘子、香蕉、葡萄<杀人>，截止 12-01 21:00")
         says(ctx, QQ["柠檬"], "第1夜：狼群行动后你会收到<通灵>反馈，之后30分钟内决定是否使用药。")
         for name, skill in (("西瓜", "预言"), ("草莓", "诽谤"), ("芒果", "最后的守护")):
-            says(ctx, DIRECTOR, f"时限开始：{name}<{skill}>，截止 12-01 21:00")
             says(ctx, QQ[name], f"第1夜：你可以发动<{skill}>（发送“{skill} 座位号”），关门后1小时内有效；不发动请发送“放弃”。")
+        says(ctx, DIRECTOR, NIGHT_LIMITS)  # one message for every limit begun
         says(ctx, DIRECTOR, "已执行。")
 
 
@@ -262,13 +262,13 @@ async def test_at_the_end_the_group_is_emptied_renamed_and_returned(app: App, ba
     async with chat(app) as (ctx, bot):
         ctx.receive_event(bot, private(DIRECTOR, "判负 狼人阵营"))
         says(ctx, DIRECTOR, "狼人阵营判负")
+        says(ctx, DIRECTOR, "【可公示】游戏结束，村民阵营获胜")
+        for _, qq, _ in PLAYERS:  # every player is told, at the QQ that plays the character now
+            says(ctx, 30001 if qq == QQ["果果"] else qq, game_over("村民阵营", t.row.seed))
         says_with(ctx, DIRECTOR, f"种子：{t.row.seed}", "1号 果果：狼人，狼人阵营（替补接手 1 次）", "结果：村民阵营获胜")  # the 树洞
         for qq in (20001, 20002, 20003, 20004, 30001):  # every member, and the one a 替补 replaced
             kicks(ctx, GROUP, qq)
         renames(ctx, GROUP, GROUP_NAME)
-        says(ctx, DIRECTOR, "【可公示】游戏结束，村民阵营获胜")
-        for _, qq, _ in PLAYERS:  # every player is told, at the QQ that plays the character now
-            says(ctx, 30001 if qq == QQ["果果"] else qq, game_over("村民阵营", t.row.seed))
         lists_members(ctx, GROUP)  # given back: nobody is left in it
         says(ctx, DIRECTOR, "已执行。")
     async with chat(app) as (ctx, bot):

@@ -62,6 +62,7 @@ async def test_a_director_message_delivered_fifty_times_at_once_runs_once(app: A
     await night_one(banshabot.service, t)
     async with at_once(app) as (ctx, handle):
         says(ctx, DIRECTOR, "10号 菠萝 获得蓝牌")
+        says(ctx, QQ["菠萝"], "导演判罚：你获得一张蓝牌。")
         says(ctx, DIRECTOR, "已执行。")
         await handle([private(DIRECTOR, "发牌 蓝牌 菠萝", 4242) for _ in range(50)])
     assert t.game.state.player("菠萝").cards["蓝牌"] == 1

@@ -43,7 +43,7 @@ async def test_a_speed_up_passes_with_half_of_the_living_and_voids_later_changes
     await director(app, "加速 路人", "未执行：没有找到角色「路人」，请发送座位号或角色名")
     await director(app, "加速 果果 橘子 5",
                    "加速申请已记录：今天申请加速的存活玩家 3 名（1号 果果、2号 橘子、5号 西瓜），存活 13 名，需要至少 7 名，尚未通过。",
-                   "已执行。")
+                   "已记录，加速尚未通过。")
     # a name asked twice counts once; the seventh of thirteen living is half or more: it passes, at 18:30
     await director(app, "加速 18:30 果果 4 6 7 8 9",
                    "【可公示】游戏进程加速（申请加速的玩家 8 名，存活 13 名）。执行加速时，所有人不可改票，且发言不足或未投票者将不被判罚。",
@@ -92,7 +92,7 @@ async def test_m131s_delay_ends_the_speed_up_and_extends_the_day(app: App, bansh
     await director(app, "延时 强制", "未执行：延时须由玩家在进程帖申请：请发送“延时 角色 角色 …”；导演调整时间请用“关门时间”")
     await director(app, "延时 12-01 20:00 1 2 3 4 5 6",
                    "延时申请已记录：今天申请延时的存活玩家 6 名（1号 果果、2号 橘子、3号 香蕉、4号 葡萄、5号 西瓜、6号 柠檬），"
-                   "存活 13 名，需要至少 7 名，尚未通过。", "已执行。")
+                   "存活 13 名，需要至少 7 名，尚未通过。", "已记录，延时尚未通过。")
     assert t.game.state.carry["sped_up"]
     await director(app, "延时 12-01 20:10 7",
                    "【可公示】延时成功（申请延时的玩家 7 名，存活 13 名）：本讨论日延长一天。延迟成功时，不再视为“执行加速”状态。",
@@ -224,7 +224,7 @@ async def test_154_speeds_up_with_more_than_half(app: App, banshabot):
     async with chat(app) as (ctx, bot):
         ctx.receive_event(bot, private(DIRECTOR, "加速 " + " ".join(askers)))
         ctx.should_call_api("send_private_msg", {"user_id": DIRECTOR, "message": _starting("加速申请已记录")}, result={"message_id": 1})
-        says(ctx, DIRECTOR, "已执行。")
+        says(ctx, DIRECTOR, "已记录，加速尚未通过。")  # not "已执行。": nothing was carried out
     assert not t.game.state.carry.get("sped_up")
     one_more = next(str(p.seat) for p in t.game.state.players if p.alive and str(p.seat) not in askers)
     async with chat(app) as (ctx, bot):
@@ -263,6 +263,10 @@ async def test_the_director_sets_and_changes_the_days_closing_time(app: App, ban
     await director(app, "关门时间 明天", "看不懂时间“明天”，请写成“12-01 22:00”或“22:00”")
     await director(app, "关门时间 12-02 23:00", "本日关门时间改为 12-02 23:00，从关门起算的时限随之调整。")
     assert clock(t.row.planned_close) == "12-02 23:00"
+    # as directors type it: a full-width colon, a slash
+    await director(app, "关门时间 12-02 22：30", "本日关门时间改为 12-02 22:30，从关门起算的时限随之调整。")
+    await director(app, "关门时间 12/02 23:15", "本日关门时间改为 12-02 23:15，从关门起算的时限随之调整。")
+    assert clock(t.row.planned_close) == "12-02 23:15"
     await service.submit(t, CloseDay(), source="test")
     await drain()
     await director(app, "关门时间 12-02 23:00", "只有白天可以设定当天的关门时间。")

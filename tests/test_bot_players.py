@@ -11,6 +11,8 @@ import pytest
 from nonebug import App
 
 from bot_helpers import (
+    CLOSES,
+    SHERIFF,
     DIRECTOR,
     GROUP,
     PLAYERS,
@@ -93,6 +95,8 @@ async def test_witch_learns_the_kill_the_moment_it_is_sent(app: App, banshabot):
     async with chat(app) as (ctx, bot):
         ctx.receive_event(bot, private(QQ["橘子"], "刀 5"))  # a wolf may send the team's kill privately too
         posts(ctx, GROUP, "橘子 提交了今晚的指杀：5号 西瓜。已确认，不能更改。")
+        # sent privately: receipted there too (he may not have joined the group yet)
+        says(ctx, QQ["橘子"], "橘子 提交了今晚的指杀：5号 西瓜。已确认，不能更改。")
         says(ctx, DIRECTOR, "2号 橘子：杀人 5")
         says(ctx, QQ["柠檬"], "通灵：今晚被指杀的角色是 5号 西瓜。")
         says(ctx, DIRECTOR, "已发给 6号 柠檬 的反馈：通灵：今晚被指杀的角色是 5号 西瓜。")
@@ -120,6 +124,7 @@ async def test_guard_answer_waits_for_the_kill_and_the_witch(app: App, banshabot
     async with chat(app) as (ctx, bot):  # the kill: the witch hears, the guard still waits for her
         ctx.receive_event(bot, private(QQ["果果"], "刀 西瓜"))
         posts(ctx, GROUP, "果果 提交了今晚的指杀：5号 西瓜。已确认，不能更改。")
+        says(ctx, QQ["果果"], "果果 提交了今晚的指杀：5号 西瓜。已确认，不能更改。")
         says(ctx, DIRECTOR, "1号 果果：杀人 西瓜")
         says(ctx, QQ["柠檬"], "通灵：今晚被指杀的角色是 5号 西瓜。")
         says(ctx, DIRECTOR, "已发给 6号 柠檬 的反馈：通灵：今晚被指杀的角色是 5号 西瓜。")
@@ -309,6 +314,8 @@ async def test_witch_help_names_what_she_can_send(app: App, banshabot):
 
 
 async def test_status(app: App, banshabot):
+    from engine import Card
+
     service = banshabot.service
     t = await running_game(service)
     await player(app, "菠萝", "状态", f"游戏已开始，等待导演关门进入第一夜。你是 10号 菠萝，存活。\n座位：{SEATS}\n警长：无")
@@ -316,6 +323,13 @@ async def test_status(app: App, banshabot):
     seats = SEATS.replace("5号西瓜", "5号西瓜（出局）")
     await player(app, "菠萝", "状态", f"第2天。你是 10号 菠萝，存活。\n座位：{seats}\n警长：2号 橘子")
     await player(app, "西瓜", "状态", f"第2天。你是 5号 西瓜，已出局。\n座位：{seats}\n警长：2号 橘子")
+    # the day's closing time and his own cards
+    await director_does(service, t, Card("黄牌", "菠萝"))
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, private(DIRECTOR, "关门时间 12-02 22:00"))
+        says(ctx, DIRECTOR, "本日关门时间改为 12-02 22:00，从关门起算的时限随之调整。")
+    await player(app, "菠萝", "状态", f"第2天。你是 10号 菠萝，存活。\n座位：{seats}\n警长：2号 橘子\n"
+                                      "本日关门时间：12-02 22:00\n你的牌：黄牌1张")
 
 
 # --- 遗言 ---------------------------------------------------------------------------------------------
@@ -340,7 +354,7 @@ async def test_last_words_reach_the_director_as_plain_text(app: App, banshabot):
     async with chat(app) as (ctx, bot):  # published at the next 开门
         ctx.receive_event(bot, private(DIRECTOR, "开门"))
         says(ctx, DIRECTOR, "【开门公告，可直接粘贴到论坛】\n[b]开门，第2天（放逐投票）[/b]\n前一天投票出局：无\n当日警长：2号 橘子\n\n"
-                            f"[b]菠萝 的遗言：[/b]\n{words}")
+                            f"[b]菠萝 的遗言：[/b]\n{words}" + CLOSES)
         says(ctx, DIRECTOR, PROPOSED_CLOSE)
 
 
@@ -362,7 +376,7 @@ async def test_last_words_with_discuz_code_are_flagged_to_the_director(app: App,
     async with chat(app) as (ctx, bot):  # in the post the director pastes, the code shows as written
         ctx.receive_event(bot, private(DIRECTOR, "开门"))
         says(ctx, DIRECTOR, "【开门公告，可直接粘贴到论坛】\n[b]开门，第2天（放逐投票）[/b]\n前一天投票出局：无\n当日警长：2号 橘子\n\n"
-                            "[b]菠萝 的遗言：[/b]\n［b]跟我投果果［/b]\n好人加油")
+                            "[b]菠萝 的遗言：[/b]\n［b]跟我投果果［/b]\n好人加油" + CLOSES)
         says(ctx, DIRECTOR, PROPOSED_CLOSE)
 
 
@@ -420,12 +434,12 @@ async def test_nothing_tells_night_ones_victims_before_the_election_and_one_elec
         ctx.receive_event(bot, private(DIRECTOR, "开门"))
         says(ctx, DIRECTOR, "【可公示】开门，第1天（警长竞选）")
         says(ctx, DIRECTOR, PROPOSED_CLOSE)
-    await player(app, "菠萝", "状态", f"第1天。你是 10号 菠萝，存活。\n座位：{SEATS}\n警长：无")
+    await player(app, "菠萝", "状态", f"第1天。你是 10号 菠萝，存活。\n座位：{SEATS}\n警长：无\n本日关门时间：12-02 21:00")
     await player(app, "菠萝", "帮助", f"你是 10号 菠萝，身份：村民。没有技能\n现在没有需要你做的事。\n{COMMANDS}")
     async with chat(app) as (ctx, bot):  # he votes and is elected; the list follows and he hands over
         ctx.receive_event(bot, private(DIRECTOR, "竞选 菠萝:菠萝 龙眼:菠萝 果果:橘子"))
         says(ctx, DIRECTOR, unvoted(1, "警长竞选", others("菠萝", "龙眼", "果果")))
-        says(ctx, QQ["菠萝"], "你当选了警长。")
+        says(ctx, QQ["菠萝"], SHERIFF)
         says(ctx, DIRECTOR, "10号 菠萝 出局（杀人）")
         says(ctx, QQ["菠萝"], "你已出局，可以<殉职>：发送“殉职 座位号”移交警徽，或“殉职 撕”撕毁警徽（关门后30分钟内有效）。")
         says(ctx, DIRECTOR, "等待 10号 菠萝 发动<殉职>")
@@ -435,7 +449,7 @@ async def test_nothing_tells_night_ones_victims_before_the_election_and_one_elec
                             "[b]第1天警长竞选结果：[/b]\n10号 菠萝 2票、2号 橘子 1票\n结果：10号 菠萝 当选警长\n"
                             "票型：\n10号 菠萝 → 10号 菠萝\n13号 龙眼 → 10号 菠萝\n1号 果果 → 2号 橘子\n"
                             f"未投票：{labels(others('菠萝', '龙眼', '果果'))}\n\n"
-                            "[b]第1天公示[/b]\n昨晚出局：10号 菠萝\n当日警长：无")
+                            "[b]第1天公示[/b]\n昨晚出局：10号 菠萝\n当日警长：无" + CLOSES)
         says(ctx, DIRECTOR, "计票完成：10号 菠萝 2票、2号 橘子 1票；结果：10号 菠萝。可公示的计票结果见上。")
     async with chat(app) as (ctx, bot):
         ctx.receive_event(bot, private(QQ["菠萝"], "殉职 13"))
@@ -445,4 +459,5 @@ async def test_nothing_tells_night_ones_victims_before_the_election_and_one_elec
         says(ctx, DIRECTOR, "10号 菠萝：殉职 13")
     assert t.game.state.sheriff == "龙眼"
     await director_does(service, t, OpenDay())
-    await player(app, "菠萝", "状态", f"第2天。你是 10号 菠萝，已出局。\n座位：{SEATS.replace('10号菠萝', '10号菠萝（出局）')}\n警长：13号 龙眼")
+    await player(app, "菠萝", "状态", f"第2天。你是 10号 菠萝，已出局。\n座位：{SEATS.replace('10号菠萝', '10号菠萝（出局）')}\n警长：13号 龙眼\n"
+                 "本日关门时间：12-02 21:00")

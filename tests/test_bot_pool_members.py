@@ -196,13 +196,13 @@ async def test_a_group_given_back_is_emptied_of_everyone_left_in_it(app: App, ba
     async with chat(app) as (ctx, bot):
         ctx.receive_event(bot, private(DIRECTOR, "判负 狼人阵营"))
         says(ctx, DIRECTOR, "狼人阵营判负")
-        says_with(ctx, DIRECTOR, f"种子：{t.row.seed}", "结果：村民阵营获胜")  # the 树洞, ready to post
-        for name in WOLVES:
-            kicks(ctx, GROUP, QQ[name])
-        renames(ctx, GROUP, GROUP_NAME)
         says(ctx, DIRECTOR, "【可公示】游戏结束，村民阵营获胜")
         for _, qq, _ in PLAYERS:
             says(ctx, qq, game_over("村民阵营", t.row.seed))
+        says_with(ctx, DIRECTOR, f"种子：{t.row.seed}", "结果：村民阵营获胜")  # the 树洞, ready to post, last
+        for name in WOLVES:
+            kicks(ctx, GROUP, QQ[name])
+        renames(ctx, GROUP, GROUP_NAME)
         lists_members(ctx, GROUP, {STRANGER: "member"})  # someone the bot never saw come in
         kicks(ctx, GROUP, STRANGER)
         says(ctx, DIRECTOR, f"群 {GROUP} 里有不属于任何队伍的人，已移出：{STRANGER}")

@@ -137,10 +137,17 @@ def test_briefs_carry_the_posts_whole_time_limits_once():
     for post, names in (("146", 22), ("154", 20), ("M131", 13)):
         rules = get(post)
         g = Game(rules, deal(rules, [f"玩家{i}" for i in range(names)], 1))
-        text = brief(rules, g, "玩家0")
+        skilled = next(p.name for p in g.state.players if not rules.role(p.role).summary.endswith("没有技能"))
+        text = brief(rules, g, skilled)
         limits = text.split("行动时限：\n")[1].split("\n私聊我")[0].splitlines()
         assert limits == [f"· {line}" for line in rules.deadline_rules], post
         assert "……" not in text and len(set(limits)) == len(limits), post
+        # one with no skill is not given every role's limits, nor "如“预言 3”"
+        plain = next(p.name for p in g.state.players if rules.role(p.role).summary == "没有技能")
+        text = brief(rules, g, plain)
+        limits = text.split("行动时限：\n")[1].split("\n私聊我")[0].splitlines()
+        assert limits == [f"· {line}" for line in rules.deadline_rules if "警长" in line or "遗言" in line], post
+        assert "预言 3" not in text and "“帮助”" in text, post
 
 
 # --- set-up ---------------------------------------------------------------------------------------------------

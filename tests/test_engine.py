@@ -208,7 +208,7 @@ def test_night_ones_victims_are_told_nothing_before_the_election_and_one_elected
     assert out.ok and g.state.tallies[-1]["counts"] == {"子": 2, "甲": 1}
     assert [(d.name, d.phase, d.number, d.cause) for d in out.of(Death)] == [("子", "night", 1, "杀人")]
     told = notices([out], "player:子")
-    assert told[0] == "你当选了警长。" and "可以<殉职>" in told[1] and "可以留下遗言" in told[2]
+    assert told[0] == "你当选了警长。<带队>：你的投票计为1.5票。<殉职>：你非因红牌出局后可以选择一名未出局的角色继任警长（发送“殉职 座位号”，或“殉职 撕”撕毁警徽）。" and "可以<殉职>" in told[1] and "可以留下遗言" in told[2]
     [ask] = [e for e in out.of(DeadlineStart) if e.what == "殉职"]
     assert (ask.anchor, ask.minutes) == ("close", 30)
     assert g.state.sheriff is None
@@ -347,7 +347,8 @@ def test_the_end_withdraws_what_it_asked_and_tells_every_player():
     outs = run(g, Ballots("exile", (("甲", "戊"), ("乙", "戊"))))
     assert g.state.winner == "狼人阵营" and not g.state.pending
     assert not [e for e in outs[0].events if isinstance(e, DeadlineStart)]
-    seed = "本局的随机种子是 7：身份分配和每一次随机结果都由它决定，可以在导演公布的完整记录（树洞）中核对。"
+    # the identities were given, not dealt from the seed: the message does not say the seed decided them
+    seed = "本局的随机种子是 7：每一次随机结果都由它决定（身份由导演指定），可以在导演公布的完整记录（树洞）中核对。"
     assert notices(outs, "player:戊") == [f"游戏结束，狼人阵营获胜。感谢参与！{seed}"]
     assert all(notices(outs, f"player:{n}") == [f"游戏结束，狼人阵营获胜。感谢参与！{seed}"] for n in NAMES)
 
@@ -380,3 +381,12 @@ def test_night_victims_are_told_they_are_out_when_the_night_is_published():
     outs = run(g, OpenDay())
     assert notices(outs, "player:丑") == ["你已出局（第2夜），没有遗言。"]
     assert notices(outs, "public")[0] == "开门，第3天（放逐投票）\n前一天投票出局：无\n昨晚出局：12号 丑\n当日警长：5号 戊"
+
+
+def test_a_dealt_game_says_the_seed_decided_the_deal():
+    from engine import deal
+    from engine.lineup import seed_decides
+
+    players = deal(M131, NAMES, 7)
+    assert seed_decides(M131, players, 7) == "身份分配和每一次随机结果都由它决定"
+    assert seed_decides(M131, players, 8) == "每一次随机结果都由它决定（身份由导演指定）"

@@ -68,6 +68,13 @@ def test_a_reason_written_empty_is_read_as_empty():
 NAMES = ["果果", "橘子", "西瓜", "菠萝"]
 
 
+def test_a_target_written_as_the_bot_writes_it_counts():
+    """"投票对象：11号 兰舟": the seat and name, as every list of the bot shows them."""
+    pasted = "果果\n投票对象：2号 橘子\n投票理由：好\n西瓜\n投票对象：3号西瓜\n投票理由：自投"
+    counted = parse.forum_posts(pasted, NAMES)
+    assert counted.ballots == [("果果", "橘子"), ("西瓜", "西瓜")] and not counted.flagged
+
+
 def test_author_and_post_time_on_one_line_start_a_post():
     pasted = "果果 发表于 2026-12-2 10:23 | 只看该作者\n投票对象：橘子\n投票理由：好\n3楼 西瓜 发表于 2026/12/02 11:05:30\n投票对象：弃权\n投票理由：再看看"
     counted = parse.forum_posts(pasted, NAMES)

@@ -395,3 +395,10 @@ def test_a_red_card_after_the_vote_frees_the_last_words_it_held_for_the_next_out
     assert any("可以留下遗言" in t for t in notices(outs, "player:未"))
     [told] = [t for t in notices(outs, "director") if "改为红牌罚下出局" in t]
     assert "· 遗言权利改由 18号 未 获得" in told
+
+
+def test_the_cupid_is_not_told_his_faction_changed_when_it_did_not():
+    # "情侣产生后，丘比特的阵营转变为与情侣相同的阵营": two villagers leave him where he was
+    g = new_game()
+    outs = run(g, Act("卯", "丘比特之箭", ["午", "未"]), OpenDay())
+    assert "情侣已产生，你的阵营仍为【村民阵营】。" in notices(outs, "player:卯")

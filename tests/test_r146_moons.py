@@ -48,7 +48,7 @@ def to_day_two(event: str, seed: int = 0) -> tuple[Game, list]:
 def test_the_sheriff_is_asked_for_a_card_without_being_told_what_is_on_it():
     g = game("猎人的愤怒 魔法水晶球 王对王 英语考试".split())
     outs = to_day_one(g)
-    asked = [t for t in notices(outs, "player:辛") if "决策" in t]
+    asked = [t for t in notices(outs, "player:辛") if t.startswith("请<决策>")]
     assert asked == ["请<决策>第2天的大新月：桌上有 3 张背面朝上的牌，发送“决策 1”到“决策 3”选择一张（关门后30分钟内，否则由导演随机抽取）。"]
     limit = starts(outs)["决策:辛:day1"]
     assert (limit.anchor, limit.minutes) == ("close", 30)  # "警长、执警在关门半小时内需要发动抽取新月技能"
@@ -335,12 +335,14 @@ def test_a_private_ballot_on_an_ordinary_day_is_refused():
     assert g.apply(Act("甲", "投票", "癸", text="王对王")).error == "今天不是私聊投票日：请在投票帖投票"
 
 
-def test_a_ballot_posted_in_the_thread_on_a_private_day_is_void_and_the_director_gives_the_card():
+def test_a_ballot_posted_in_the_thread_on_a_private_day_is_void_and_the_bot_gives_the_card():
     g, _ = to_day_two("猎人的愤怒")
     run(g, Act("丑", "猎人的愤怒", "戊"), Act("甲", "投票", "午", text="x"))
     outs = run(g, Breach("甲"))
-    assert notices(outs, "player:甲") == ["你在投票帖回帖投票：今天须私聊导演投票，你今天的投票作废。"]
-    assert any("规则记黄牌一张（请发送“发牌 黄牌 甲”）" in t for t in notices(outs, "director"))
+    assert notices(outs, "player:甲") == ["你在投票帖回帖投票：今天须私聊导演投票，你今天的投票作废。",
+                                        "导演判罚：你获得一张黄牌（在投票帖回帖投票者算作废票，并记作一张黄牌）。"]
+    assert g.state.player("甲").cards["黄牌"] == 1  # "并记作一张黄牌": the bot gives it
+    assert any("已记黄牌一张" in t for t in notices(outs, "director"))
     assert g.state.day.private_ballots == {}
     assert "作废" in g.apply(Act("甲", "投票", "午", text="再投")).error
 

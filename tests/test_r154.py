@@ -204,10 +204,25 @@ def test_identities_stay_secret_unless_the_ghosts_suck_ning(way):
     run(g, CloseDay(), Act("乙", "执子之手", "寅"), OpenDay(lapse=True), Ballots("election", ()))
     outs = run(g, way)
     assert not g.state.player("寅").alive and g.state.player("乙").death[2] == "殉情"
-    assert not any("宁采臣" in t or "小倩" in t for t in notices(outs, "public"))
+    assert not any("宁采臣" in t or "小倩" in t or "殉情" in t for t in notices(outs, "public"))
+    assert any("13号 寅、2号 乙 出局" in t for t in notices(outs, "public"))  # both listed, no cause named
     g = new_game()  # found, then taken by the group's own 吸精 the same night
     outs = run(g, CloseDay(), Act("乙", "执子之手", "寅"), Act("丙", "吸精", "寅"), OpenDay(lapse=True))
     assert any("13号 寅 是宁采臣" in t and "2号 乙 是小倩" in t for t in notices(outs, "public"))
+
+
+def test_qian_following_an_exiled_ning_is_told_her_own_cause():
+    # "遗言数量等于女鬼的数量……宁采臣变女鬼后，遗言数量+1": six words given, 小倩 out by 殉情 has none left
+    g = new_game()
+    run(g, CloseDay(), Act("乙", "执子之手", "寅"), OpenDay(lapse=True), Ballots("election", ()))
+    def everyone(target):  # nobody left without a vote: no cards
+        return Ballots("exile", tuple((p.name, target) for p in g.state.alive()))
+
+    for scholar in ("卯", "辰", "巳", "午", "未"):
+        run(g, everyone(scholar), CloseDay(), OpenDay(lapse=True))
+    outs = run(g, everyone("寅"))
+    assert "放逐投票：13号 寅、2号 乙 出局" in notices(outs, "public")
+    assert notices(outs, "player:乙") == ["你已出局（殉情），没有遗言。"]
 
 
 # --- 姥姥之怒 attached to the group's 吸精 ---------------------------------------------------------------
@@ -227,9 +242,20 @@ def test_a_red_card_after_the_vote_withdraws_the_blade_and_a_blade_already_falle
     # "红牌罚下出局的角色……不能发动以下技能：刀客<最后一刀>、警长<殉职>。" "白天红牌罚下在被投票出局之前。"
     g = new_game()
     run(g, CloseDay(), OpenDay(lapse=True), Ballots("election", ()), Ballots("exile", (("庚", "壬"),)))
-    run(g, Act("壬", "最后一刀", "丙"))
+    blade = run(g, Act("壬", "最后一刀", "丙"))
+    assert notices(blade, "player:壬") == ["已收到：最后一刀 3号 丙。"]  # a receipt, like every other decision
     outs = run(g, Card("红牌", "壬"))
     assert [d["cause"] for d in g.state.deaths] == ["红牌", "最后一刀"]
     [told] = [t for t in notices(outs, "director") if "改为红牌罚下出局" in t]
     assert told.endswith("· 出局原因：投票 → 红牌\n· 取消遗言权利\n· 已执行，不撤回：最后一刀 丙")
     assert "壬" not in g.state.last_words and g.state.last_words["丙"] is None
+
+
+def test_only_a_whole_vote_cards_who_is_missing_from_it():
+    # "没有投票（或弃票）的玩家将记作一张黄牌": a pasted thread is the whole vote; a scenario's ballots are not
+    g = new_game()
+    run(g, CloseDay(), OpenDay(lapse=True), Ballots("election", ()), Ballots("exile", (("庚", "卯"),)))
+    assert not any(p.cards["黄牌"] for p in g.state.players)
+    g = new_game()
+    run(g, CloseDay(), OpenDay(lapse=True), Ballots("election", ()), Ballots("exile", (("庚", "卯"),), whole=True))
+    assert [p.name for p in g.state.players if p.cards["黄牌"]] == [n for n in NAMES if n != "庚"]

@@ -26,7 +26,7 @@ async def ours(event: Event) -> bool:
     if isinstance(event, PrivateMessageEvent):
         qq = event.get_user_id()
         return (event.sub_type != "friend" or await directing.is_director(service, qq)
-                or bool(await service.playing(qq)))
+                or bool(await service.playing(qq)) or await playing.known(service, qq))
     return False
 
 

@@ -68,6 +68,8 @@ def _today(g: Game, name: str) -> bool:
 
 # --- 猎人的愤怒 -------------------------------------------------------------------------------------------
 FURY = "猎人的愤怒"
+# a private-vote day's ballots go to the bot (it sent every player his identity), which counts them for the director
+VOTE_BY_BOT = "私聊发给你身份的机器人QQ，发送“投票 角色 理由”（弃权：“投票 弃权 理由”），关门前可以改票"
 
 
 def hunters_fury(g: Game) -> None:
@@ -77,11 +79,11 @@ def hunters_fury(g: Game) -> None:
     day.private_votes = True
     hunter = living_with_role(g, "猎人")
     if hunter is None:
-        g.tell("public", "猎人的愤怒：猎人已出局，直接进入投票阶段（私聊导演投票）。")
+        g.tell("public", f"猎人的愤怒：猎人已出局，直接进入投票阶段：{VOTE_BY_BOT}。")
         return
     # "事件公布后，猎人必须立刻通过QQ告知法官一个角色名，使这名角色出局，遗言当天公示。之后进入当天投票阶段"
     day.vote_held = "猎人的愤怒：猎人开枪之后才进入投票阶段"
-    g.tell("public", "猎人的愤怒：等待猎人开枪，之后进入投票阶段（私聊导演投票）。")
+    g.tell("public", f"猎人的愤怒：等待猎人开枪，之后进入投票阶段（{VOTE_BY_BOT}）。")
     g.ask(hunter, FURY, "新月<猎人的愤怒>：请立刻发送“猎人的愤怒 座位号”，使一名其他角色出局（开门后1小时内；"
           "否则记黄牌一张，随机一名角色出局）。", "fury")
 
@@ -106,7 +108,7 @@ def _fury_takes(g: Game, t: Player) -> None:
 def _open_vote(g: Game) -> None:
     if g.phase == "day" and g.state.day.moon == FURY:
         g.state.day.vote_held = None
-        g.tell("public", "猎人的愤怒：进入当天的投票阶段，请私聊导演投票（投票对象与理由）。")
+        g.tell("public", f"猎人的愤怒：进入当天的投票阶段：{VOTE_BY_BOT}。")
 
 
 def _fury_lapses(g: Game, hunter: Player) -> None:
@@ -604,7 +606,7 @@ def mysterious_ufo(g: Game) -> None:
     three = [living[(first + k) % len(living)] for k in range(min(3, len(living)))]
     standing(g)["ufo"] = {"day": g.state.day_no, "three": [p.name for p in three], "numbers": {}}
     publish(g, [p.name for p in three])
-    g.tell("public", f"神秘的UFO：{labels(g, three)} 被UFO光线笼罩。三人须在关门前私聊导演提交一个0-99的数字（未提交视为0）；"
+    g.tell("public", f"神秘的UFO：{labels(g, three)} 被UFO光线笼罩。三人须在关门前私聊发给你们身份的机器人QQ，发送“数字 0-99之间的整数”（未提交视为0）；"
            "投票结算后、入夜前，其中一人将被UFO带走（没有遗言）。")
     for p in three:
         g.ask(p, DIGITS, f"新月<{UFO}>：你被UFO光线笼罩。请在关门前发送“数字 0-99之间的整数”（未提交则自动为0）。", "ufo")
@@ -715,7 +717,7 @@ DISCONTENT = "不满情绪"
 
 
 def discontent(g: Game) -> None:
-    g.tell("public", f"{DISCONTENT}：若今天第一轮被投票出局的角色为村民，当天立即进行第二轮投票（私聊导演投票）。")
+    g.tell("public", f"{DISCONTENT}：若今天第一轮被投票出局的角色为村民，当天立即进行第二轮投票（{VOTE_BY_BOT}）。")
 
 
 def second_round(g: Game, kind: str, result: str | None) -> None:
@@ -729,7 +731,7 @@ def second_round(g: Game, kind: str, result: str | None) -> None:
     if top.role == "村民" and trial_partner(g, top) is None:
         day.rounds["exile"] = 2
         day.private_votes = True
-        g.tell("public", f"{DISCONTENT}：第一轮被投票出局的角色为村民，立即进行第二轮投票：所有角色不参与讨论，私聊导演投票（投票对象与理由），"
+        g.tell("public", f"{DISCONTENT}：第一轮被投票出局的角色为村民，立即进行第二轮投票：所有角色不参与讨论，{VOTE_BY_BOT}，"
                "在投票帖回帖投票者算作废票。")
 
 
@@ -771,7 +773,7 @@ def count_private(g: Game) -> None:
     """关门 counts the day's private ballots ("统计投票阶段") if the director has not."""
     day = g.state.day
     if day.private_votes and day.private_ballots and not day.vote_held and day.counted.count("exile") < day.rounds.get("exile", 1):
-        g.count(Ballots("exile", tuple((voter, t) for voter, (t, _) in day.private_ballots.items())))
+        g.count(Ballots("exile", tuple((voter, t) for voter, (t, _) in day.private_ballots.items()), whole=True))
 
 
 def publish_private(g: Game, kind: str, counted: list) -> None:
@@ -787,16 +789,29 @@ def publish_private(g: Game, kind: str, counted: list) -> None:
     g.tell("public", f"第{g.state.day_no}天私聊投票汇总：\n" + "\n".join(lines))
 
 
+# why a 违规 voids the day's vote of one who posted his ballot in the thread on a private-vote day
+THREAD_VOTE = "在投票帖回帖投票（今天须私聊导演投票），算作废票"
+
+
+def thread_votes(g: Game, kind: str) -> list[tuple[str, str]]:
+    """Who posted his ballot in the thread on a private-vote day (`违规`): one of the count's 无效票."""
+    day = g.state.day
+    if kind != "exile" or not day.private_votes:
+        return []
+    return [(name, "在投票帖回帖投票，今天须私聊导演投票") for name, why in day.may_not_vote.items() if why == THREAD_VOTE]
+
+
 def breach(g: Game, p: Player) -> None:
     """`违规`: the director records that `p` broke the rule the day's event sets."""
     day = g.state.day
     director, player = "director", f"player:{p.name}"
     if day.private_votes:
         # "在投票贴回贴投票者算作废票，并记作一张黄牌"
-        day.may_not_vote[p.name] = "在投票帖回帖投票（今天须私聊导演投票），算作废票"
+        day.may_not_vote[p.name] = THREAD_VOTE
         day.private_ballots.pop(p.name, None)
         g.tell(player, "你在投票帖回帖投票：今天须私聊导演投票，你今天的投票作废。")
-        g.tell(director, f"{g.label(p)} 在投票帖回帖投票：今天的投票作废；规则记黄牌一张（请发送“发牌 黄牌 {p.name}”）。")
+        g.tell(director, f"{g.label(p)} 在投票帖回帖投票：今天的投票作废，已记黄牌一张（有误请用“撤销”撤回这条违规）。")
+        g.give_card("黄牌", p, "在投票帖回帖投票者算作废票，并记作一张黄牌")
     elif day.moon == "无我无狼":
         # "所有讨论人不得使用”我“以及”狼“这两个汉字。违反规定者，当日投票无效。"
         day.may_not_vote[p.name] = "无我无狼：使用了“我”或“狼”，当日投票无效"

@@ -107,6 +107,7 @@ def _form_couple(g: Game) -> None:
         # 恋爱<强制>: "若情侣中有且只有一名狼人，则它失去<杀人>技能，且不与其他狼人阵营的角色互知共群。"
         s.teams[PACK] = [n for n in s.teams[PACK] if n not in (a.name, b.name)]
     # 丘比特之箭: "情侣产生后，丘比特的阵营转变为与情侣相同的阵营。"
+    was = {cupid.name: cupid.faction for cupid in s.with_role("丘比特")}
     for cupid in s.with_role("丘比特"):
         cupid.faction = a.faction
     # "情侣在成为情侣后互知共群（双狼情侣除外）。如果丘比特单身，丘比特不与情侣共群。"
@@ -127,7 +128,8 @@ def _form_couple(g: Game) -> None:
                 text += "你失去<杀人>，离开狼群。"
         g.tell(f"player:{p.name}", text)
     for cupid in s.with_role("丘比特"):
-        g.tell(f"player:{cupid.name}", f"情侣已产生，你的阵营变为【{cupid.faction}】。")
+        same = cupid.faction == was[cupid.name]
+        g.tell(f"player:{cupid.name}", f"情侣已产生，你的阵营{'仍为' if same else '变为'}【{cupid.faction}】。")
     g.tell("director", f"情侣：{g.label(a)}、{g.label(b)}" + ("（黑情侣阵营）" if _black(g) else f"（{a.faction}）"))
     # 殉情: a lover red-carded before the start takes the other with him the moment they are lovers
     for p, other in ((a, b), (b, a)):
@@ -262,7 +264,8 @@ def play_dumb(g: Game, actor: Player, target) -> None:
 def _set_deputy(g: Game, t: Player, text: str) -> None:
     g.state.carry["deputy"] = t.name
     g.tell("public", text)
-    g.tell(f"player:{t.name}", "你被任命为执警。")
+    draw = "<辅策>：双数日投票结束时，你须选择下一次小新月事件（届时我会私聊你怎样选择）。" if any(not m.big for m in draws.in_play(g)) else ""
+    g.tell(f"player:{t.name}", "你被任命为执警。<代理>：你的投票计为1票。" + draw)
 
 
 def _new_sheriff(g: Game) -> None:
@@ -560,6 +563,9 @@ class R146(Ruleset):
             return "加速后（包括强制加速）的讨论日不投票者，判一张蓝牌"
         return "加速前的讨论日不投票者，判两张蓝牌"
 
+    def no_vote_cards(self, g: Game) -> tuple[str, ...]:
+        return ("蓝牌",) if g.state.carry.get("sped_up") else ("蓝牌", "蓝牌")
+
     def exile_bonus(self, g: Game) -> dict[str, Fraction]:
         return moons.command(g)
 
@@ -614,6 +620,9 @@ class R146(Ruleset):
 
         return sheriffs_choice
 
+    def void_posts(self, g: Game, kind: str) -> list[tuple[str, str]]:
+        return moons.thread_votes(g, kind)
+
     def joint_problems(self, g: Game, kind: str, ballots: list[tuple[str, str]]) -> dict[str, str]:
         # 默契<强制>: "两姐妹不能弃票，且必须投票给同一名角色。" A sister's 弃权 is void; when both living sisters
         # name different players, both ballots are void. A sister whose sister cast nothing counts alone.
@@ -630,6 +639,11 @@ class R146(Ruleset):
             for name in named:
                 void[name] = "两姐妹<默契>：必须投票给同一名角色，两票不同，均无效"
         return void
+
+    def sheriff_duties(self, g: Game) -> str:
+        # 任命<强制>; 决策<强制> — only where the game draws new moons
+        draw = "<决策>：单数日投票结束时，你须选择下一次大新月事件（届时我会私聊你怎样选择）。" if any(m.big for m in draws.in_play(g)) else ""
+        return "<任命>：你须立即任命一名执警（发送“任命 座位号”，不能是自己）。" + draw
 
     def after_election(self, g: Game, elected: str | None) -> None:
         super().after_election(g, elected)
