@@ -318,6 +318,15 @@ def texts_to(actions: Iterable[tuple[str, dict]], to: int) -> list[str]:
     return [p["text"] for a, p in actions if p.get("user_id") == to or p.get("group_id") == to]
 
 
+async def dealt_game(service):
+    """An M131 game (#1) with the fixed line-up above, its identities dealt, not started."""
+    row = await service.create(str(DIRECTOR), "M131", "")
+    t = await service.table(row.id)
+    await service.set_roster(t, [(name, str(qq)) for name, qq, _ in PLAYERS])
+    await service.assign(t, [(name, role) for name, _, role in PLAYERS])
+    return t
+
+
 async def running_game(service, *, pool: bool = True, recognise: str | None = "西瓜"):
     """A started M131 game (#1) with the fixed line-up above; 桃子 (混血儿) has recognised `recognise`.
 
@@ -329,10 +338,7 @@ async def running_game(service, *, pool: bool = True, recognise: str | None = "�
 
     if pool:
         await groups.add_to_pool(str(GROUP), GROUP_NAME)
-    row = await service.create(str(DIRECTOR), "M131", "")
-    t = await service.table(row.id)
-    await service.set_roster(t, [(name, str(qq)) for name, qq, _ in PLAYERS])
-    await service.assign(t, [(name, role) for name, _, role in PLAYERS])
+    t = await dealt_game(service)
     await service.start(t)
     if recognise:
         await service.submit(t, Act(by="桃子", skill="认亲", target=recognise), source="test")

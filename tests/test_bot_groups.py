@@ -11,6 +11,7 @@ from nonebot.adapters.onebot.v11 import ActionFailed
 from nonebug import App
 
 from bot_helpers import (
+    dealt_game,
     NIGHT_LIMITS,
     promised,
     BOT_ID,
@@ -194,10 +195,7 @@ async def test_a_replaced_player_is_removed_and_kept_out(app: App, banshabot):
 # --- no group free: relay -------------------------------------------------------------------------------
 async def test_without_a_free_group_the_team_works_by_relay(app: App, banshabot):
     service = banshabot.service
-    row = await service.create(str(DIRECTOR), "M131", "")
-    t = await service.table(row.id)
-    await service.set_roster(t, [(name, str(qq)) for name, qq, _ in PLAYERS])
-    await service.assign(t, [(name, role) for name, _, role in PLAYERS])
+    t = await dealt_game(service)
     await drain()
     team = "1号 果果、2号 橘子、3号 香蕉、4号 葡萄"
     async with chat(app) as (ctx, bot):
@@ -206,7 +204,7 @@ async def test_without_a_free_group_the_team_works_by_relay(app: App, banshabot)
             says(ctx, qq, brief(name))
         for name in WOLVES:  # no set_group_name: the pool is empty
             says(ctx, QQ[name], f"你属于【狼群】，成员：{team}。目前没有空闲的QQ群：私聊我的非指令消息会由我转发给队友。")
-        says(ctx, DIRECTOR, promised(row))
+        says(ctx, DIRECTOR, promised(t.row))
         says(ctx, DIRECTOR, STARTED)
     from engine import Act
 

@@ -11,7 +11,7 @@ import pytest
 from nonebot.adapters.onebot.v11 import ActionFailed
 from nonebug import App
 
-from bot_helpers import DIRECTOR, PLAYERS, chat, drain, hides_history, lists_members, private, says, texts_to
+from bot_helpers import dealt_game, DIRECTOR, PLAYERS, chat, drain, hides_history, lists_members, private, says, texts_to
 from service import director as directing
 from service import groups
 from service.models import PoolGroupRow, TeamRow
@@ -46,10 +46,7 @@ async def friends() -> set[str]:
 
 
 async def start(service, ask: groups.Ask) -> list[tuple[str, dict]]:
-    row = await service.create(str(DIRECTOR), "M131", "")
-    t = await service.table(row.id)
-    await service.set_roster(t, [(name, str(qq)) for name, qq, _ in PLAYERS])
-    await service.assign(t, [(name, role) for name, _, role in PLAYERS])
+    t = await dealt_game(service)
     await service.queue(("private", str(DIRECTOR)), await directing.handle(service, str(DIRECTOR), "开始", friends, empty, ask))
     return await drain()
 

@@ -13,6 +13,7 @@ from nonebot.adapters.onebot.v11 import ActionFailed
 from nonebug import App
 
 from bot_helpers import (
+    dealt_game,
     hides_history,
     promised,
     DIRECTOR,
@@ -85,13 +86,7 @@ async def test_a_group_enters_the_pool_only_if_the_bot_can_keep_it_empty(app: Ap
 
 
 async def test_at_the_start_a_free_group_is_emptied_before_any_team_is_named_in_it(app: App, banshabot):
-    service = banshabot.service
-    await groups.add_to_pool(str(GROUP), GROUP_NAME)
-    await groups.add_to_pool(str(OTHER), "二群")
-    row = await service.create(str(DIRECTOR), "M131", "")
-    t = await service.table(row.id)
-    await service.set_roster(t, [(name, str(qq)) for name, qq, _ in PLAYERS])
-    await service.assign(t, [(name, role) for name, _, role in PLAYERS])
+    t = await ready_game(banshabot.service)
     async with chat(app) as (ctx, bot):
         ctx.receive_event(bot, private(DIRECTOR, "开始"))
         lists_members(ctx, GROUP, {STRANGER: "member"})  # he got in while the bot was away
@@ -106,7 +101,7 @@ async def test_at_the_start_a_free_group_is_emptied_before_any_team_is_named_in_
         for name in WOLVES:
             says(ctx, QQ[name], f"你属于【狼群】，成员：{TEAM}。请申请加入QQ群 {GROUP}，我会通过你的申请。")
         posts(ctx, GROUP, f"【狼群】成员：{TEAM}")
-        says(ctx, DIRECTOR, promised(row))
+        says(ctx, DIRECTOR, promised(t.row))
         says(ctx, DIRECTOR, STARTED)
     assert await pool() == [str(GROUP)]
 
@@ -115,11 +110,7 @@ async def ready_game(service):
     """Game #1 with its roster and identities, not started; GROUP and OTHER free in the pool."""
     await groups.add_to_pool(str(GROUP), GROUP_NAME)
     await groups.add_to_pool(str(OTHER), "二群")
-    row = await service.create(str(DIRECTOR), "M131", "")
-    t = await service.table(row.id)
-    await service.set_roster(t, [(name, str(qq)) for name, qq, _ in PLAYERS])
-    await service.assign(t, [(name, role) for name, _, role in PLAYERS])
-    return t
+    return await dealt_game(service)
 
 
 async def test_one_refused_member_list_at_the_start_is_asked_again(app: App, banshabot):
@@ -164,10 +155,7 @@ async def test_a_start_that_cannot_read_the_groups_starts_nothing(app: App, bans
 
     service = banshabot.service
     await groups.add_to_pool(str(GROUP), GROUP_NAME)
-    row = await service.create(str(DIRECTOR), "M131", "")
-    t = await service.table(row.id)
-    await service.set_roster(t, [(name, str(qq)) for name, qq, _ in PLAYERS])
-    await service.assign(t, [(name, role) for name, _, role in PLAYERS])
+    t = await dealt_game(service)
 
     async def friends() -> set[str]:
         return set()
@@ -177,7 +165,7 @@ async def test_a_start_that_cannot_read_the_groups_starts_nothing(app: App, bans
 
     reply = await directing.handle(service, str(DIRECTOR), "开始", friends, unreachable)
     assert reply == "现在连不上QQ（OneBot），无法检查队伍群的成员：什么都没有改变，请稍后再发送。"
-    assert (await service.table(row.id)).row.status == "roster" and not await drain()
+    assert (await service.table(t.row.id)).row.status == "roster" and not await drain()
 
 
 async def test_nobody_gets_into_a_free_pool_group(app: App):

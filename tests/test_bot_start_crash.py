@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from nonebug import App
 
-from bot_helpers import DIRECTOR, PLAYERS, QQ, STARTED, WOLVES, brief, connect, promised, says
+from bot_helpers import dealt_game, DIRECTOR, PLAYERS, QQ, STARTED, WOLVES, brief, connect, promised, says
 
 pytestmark = pytest.mark.usefixtures("clean")
 
@@ -20,10 +20,7 @@ async def test_a_crash_right_after_the_start_is_stored_loses_no_reply(app: App, 
     from service import director as directing
 
     service = banshabot.service
-    row = await service.create(str(DIRECTOR), "M131", "")
-    t = await service.table(row.id)
-    await service.set_roster(t, [(name, str(qq)) for name, qq, _ in PLAYERS])
-    await service.assign(t, [(name, role) for name, _, role in PLAYERS])
+    t = await dealt_game(service)
 
     async def killed() -> None:
         raise Killed()
