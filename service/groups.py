@@ -308,9 +308,13 @@ async def owner_of(group_id: str) -> tuple[GameRow, TeamRow] | None:
     return await GameRow.get(id=team.game_id), team
 
 
-async def pooled(group_id: str) -> bool:
-    """The group is one of the pool's, free or lent: nobody gets in but the members of its team."""
-    return await PoolGroupRow.exists(group_id=group_id)
+async def pooled(service: "Service", group_id: str) -> bool:
+    """The group is one of the pool's, free or lent: nobody gets in but the members of its team. Every
+    group message asks: read from the SQLite file directly where the bot reads it so."""
+    rows = service.seen.read('SELECT 1 FROM "pool_group" WHERE "group_id"=? LIMIT 1', (group_id,))
+    if rows is None:
+        return await PoolGroupRow.exists(group_id=group_id)
+    return bool(rows)
 
 
 async def may_join(group_id: str, qq: str) -> bool:

@@ -3,11 +3,11 @@ players' of running games, strangers' private messages, its pool groups, the fri
 setting approves); everything else reaches the plugins after it."""
 from __future__ import annotations
 
-import nonebot
 import pytest
 from nonebug import App
 
-from bot_helpers import DIRECTOR, GROUP, QQ, STRANGER, STRANGER_TEXT, chat, friend_request, in_group, joined, join_request, private, running_game, says, says_with
+from bot_helpers import (DIRECTOR, GROUP, QQ, STRANGER, STRANGER_TEXT, chat, friend_request, in_group, joined, join_request,
+                         other_plugins, private, running_game, says, says_with)
 
 pytestmark = pytest.mark.usefixtures("clean")
 
@@ -17,9 +17,7 @@ FRIEND = 66666  # a friend of the account who plays in no game
 
 @pytest.fixture
 def heard():
-    plugin = nonebot.get_plugin("beside_plugin") or nonebot.load_plugin("beside_plugin")
-    plugin.module.heard.clear()
-    return plugin.module.heard
+    return other_plugins()
 
 
 async def test_what_is_not_the_bots_reaches_the_other_plugins(app: App, banshabot, heard):

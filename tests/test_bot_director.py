@@ -45,7 +45,7 @@ from bot_helpers import (
     night_one,
     others,
     pack_night,
-    passes_on,
+    other_plugins,
     posts,
     private,
     promised,
@@ -643,9 +643,10 @@ async def test_co_director_runs_the_game(app: App, banshabot):
     service = banshabot.service
     t = await running_game(service)
     await director(app, "协助 小王", "请发送“协助 QQ号”")
+    heard = other_plugins()
     async with chat(app) as (ctx, bot):  # before being added: a friend the bot has nothing to do with
         ctx.receive_event(bot, private(CO_DIRECTOR, "状态"))
-        passes_on(ctx)
+    assert [event.get_user_id() for event in heard] == [str(CO_DIRECTOR)]  # passed on, unanswered
     await director(app, f"协助 {CO_DIRECTOR}", f"{CO_DIRECTOR} 已成为 #1 的协助导演。")
     async with chat(app) as (ctx, bot):
         ctx.receive_event(bot, private(CO_DIRECTOR, "关门"))

@@ -7,11 +7,11 @@ While the database fails, the directors are told once, and again when it works.
 """
 from __future__ import annotations
 
-import inspect
 import sqlite3
 from typing import Awaitable, Callable
 
 from nonebot import logger
+from nonebot.matcher import current_bot, current_event
 from nonebot.rule import Rule
 from nonebot.adapters.onebot.v11 import Bot, Event, GroupMessageEvent, Message, MessageEvent, MessageSegment, PrivateMessageEvent
 from tortoise.exceptions import BaseORMException
@@ -39,12 +39,15 @@ def taking_on_failure(check: Check) -> Rule:
     return Rule(rule)
 
 
-def guarded(handler: Handler) -> Handler:
-    """`handler` with every unexpected error answered (NoneBot sees the handler's own parameters)."""
+def guarded(handler: Handler) -> Callable[[], Awaitable[None]]:
+    """`handler(bot, event)` with every unexpected error answered. NoneBot is asked for no parameters:
+    it solves each in a task of its own, and checks each in another, for every event; the bot and the
+    event are its current ones. `handler` tells the kinds of event apart itself."""
 
-    async def run(bot: Bot, event: Event) -> None:
+    async def run() -> None:
+        bot, event = current_bot.get(), current_event.get()
         try:
-            await handler(bot=bot, event=event)
+            await handler(bot, event)
         except Exception as exc:
             logger.exception(f"banshabot: {event.get_event_name()} not handled")
             await _tell(bot, event, _database_fault(exc))
@@ -52,7 +55,6 @@ def guarded(handler: Handler) -> Handler:
         if outage.down:
             await _back(bot)
 
-    run.__signature__ = inspect.signature(handler, eval_str=True)
     run.__name__, run.__doc__ = handler.__name__, handler.__doc__
     return run
 

@@ -1,14 +1,17 @@
 """Messages: private chat (directors' commands first, then everyone else's) and team groups.
 
-One matcher for both kinds: NoneBot checks every matcher's rule for every message, and the kind is
-told apart here at no cost. It takes only the messages the bot has to do with: its directors', the
-players' of running games, strangers' (who are not the bot's friends: nobody else would answer them)
-and every message in a pool group. Everything else passes on to the other plugins.
+One matcher for both kinds, and no rule: NoneBot runs a rule in a task group of its own with its
+parameters solved, which costs a message more than the rest of the matching. The handler tells the
+kind apart and takes only the messages the bot has to do with: its directors', the players' of
+running games, strangers' (who are not the bot's friends: nobody else would answer them) and every
+message in a pool group. Everything else passes on to the other plugins (the matcher stops blocking
+for it).
 """
 from __future__ import annotations
 
 from nonebot import on_message
-from nonebot.adapters.onebot.v11 import Bot, Event, GroupMessageEvent, MessageEvent, PrivateMessageEvent
+from nonebot.adapters.onebot.v11 import Bot, GroupMessageEvent, MessageEvent, PrivateMessageEvent
+from nonebot.matcher import current_matcher
 
 from service import director as directing
 from service import groups
@@ -16,39 +19,54 @@ from service import player as playing
 from service.handling import message_key
 
 from .groups import ask_of, in_group, members_of, plain
-from .guard import guarded, taking_on_failure
-from .runtime import VERSION, answer_failure, service
+from .guard import guarded
+from .runtime import VERSION, answer_failure, history, service
 
 
-async def ours(event: Event) -> bool:
+async def ours(event: PrivateMessageEvent | GroupMessageEvent, director: bool) -> bool:
     if isinstance(event, GroupMessageEvent):
-        return await groups.pooled(str(event.group_id))
-    if isinstance(event, PrivateMessageEvent):
-        qq = event.get_user_id()
-        return (event.sub_type != "friend" or await directing.is_director(service, qq)
-                or bool(await service.playing(qq)) or await playing.known(service, qq))
-    return False
+        return await groups.pooled(service, str(event.group_id))
+    qq = event.get_user_id()
+    return event.sub_type != "friend" or director or bool(await service.playing(qq)) or await playing.known(service, qq)
 
 
-messages = on_message(rule=taking_on_failure(ours), priority=10, block=True)
+# blocks what it takes; a message it cannot tell about is taken, and the handler answers what broke
+messages = on_message(priority=10, block=True)
 
 
 @messages.handle()
 @guarded
 async def _(bot: Bot, event: MessageEvent) -> None:
+    # every message carries OneBot's time: the chat history is searched on OneBot's clock
+    history.onebot_time(event.time)
     if isinstance(event, PrivateMessageEvent):
-        await private(bot, event)
+        origin = ("private", event.get_user_id())
     elif isinstance(event, GroupMessageEvent):
+        origin = ("group", str(event.group_id))
+    else:
+        current_matcher.get().block = False
+        return
+    taken = director = None
+    async with answer_failure(bot, origin):  # a game found broken on the way: the sender is told why
+        director = isinstance(event, PrivateMessageEvent) and await directing.is_director(service, origin[1])
+        taken = await ours(event, director)
+    if taken is None:
+        return
+    if not taken:
+        current_matcher.get().block = False
+    elif isinstance(event, PrivateMessageEvent):
+        await private(bot, event, director)
+    else:
         await in_group(bot, event)
 
 
-async def private(bot: Bot, event: PrivateMessageEvent) -> None:
+async def private(bot: Bot, event: PrivateMessageEvent, director: bool) -> None:
     qq, text = event.get_user_id(), plain(event)
     key = message_key(bot.self_id, "private", qq, event.message_id, event.raw_message)
     async with answer_failure(bot, ("private", qq)):
         if not await service.handling(key, origin=("private", qq)):
             return  # OneBot delivered the same message again (or is delivering it right now)
-        if await directing.is_director(service, qq):
+        if director:
             if text.strip() == "版本":
                 reply = f"banshabot {VERSION}"
                 await service.queue(("private", qq), reply)

@@ -19,12 +19,12 @@ async def ours(event: Event) -> bool:
     if isinstance(event, FriendRequestEvent):
         return await playing.befriends(service, event.get_user_id())
     if isinstance(event, GroupRequestEvent):
-        return event.sub_type == "add" and await groups.pooled(str(event.group_id))
+        return event.sub_type == "add" and await groups.pooled(service, str(event.group_id))
     return False
 
 
 async def joined_pool_group(event: Event) -> bool:
-    return isinstance(event, GroupIncreaseNoticeEvent) and await groups.pooled(str(event.group_id))
+    return isinstance(event, GroupIncreaseNoticeEvent) and await groups.pooled(service, str(event.group_id))
 
 
 # after the messages' matcher (which stops there): a message costs NoneBot no look at these

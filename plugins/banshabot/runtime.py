@@ -11,8 +11,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 from nonebot import get_bots, get_driver, get_plugin_config, logger, require
-from nonebot.adapters.onebot.v11 import ActionFailed, Bot, Event, Message, MessageSegment
-from nonebot.message import event_preprocessor
+from nonebot.adapters.onebot.v11 import ActionFailed, Bot, Message, MessageSegment
 
 require("nonebot_plugin_apscheduler")
 from apscheduler.jobstores.base import JobLookupError  # noqa: E402
@@ -134,14 +133,6 @@ async def look_up(action: str, params: dict):
 
 history = History(look_up, lambda: getattr(onebot(), "self_id", None))
 outbox.confirm = history.delivered
-
-
-@event_preprocessor
-async def _onebot_clock(event: Event) -> None:
-    """Every event carries OneBot's time: the history is searched on OneBot's clock, not the bot's."""
-    at = getattr(event, "time", None)
-    if isinstance(at, (int, float)):
-        history.onebot_time(at)
 
 
 async def flush() -> None:
