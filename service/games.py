@@ -126,9 +126,12 @@ class _Transaction:
         self.context = in_transaction()
         try:
             await self.context.__aenter__()
-            self.key = handling.current().store_key()
+            unit = handling.current()
+            self.key = unit.store_key()
             if self.key:
-                await SeenMessage.create(key=self.key)
+                if unit.reused:
+                    await SeenMessage.filter(key=self.key).delete()
+                await SeenMessage.create(key=self.key, time=unit.time)
         except IntegrityError as exc:
             await self.context.__aexit__(type(exc), exc, exc.__traceback__)
             _rows.reset(self.token)
@@ -231,7 +234,9 @@ class _Gathered:
         self.unit = handling.current()
         self.key = self.unit.store_key()
         if self.key:
-            self.job.insert(SeenMessage, {"key": self.key, "at": service.now()}, returns=False)
+            if self.unit.reused:  # a former message's key: this one's takes its place
+                self.job.add('DELETE FROM "seen_message" WHERE "key"=?', [self.key])
+            self.job.insert(SeenMessage, {"key": self.key, "time": self.unit.time, "at": service.now()}, returns=False)
 
     def _row(self, model: type, values: dict) -> _Later:
         later = _Later(len(self.rows), self.job.insert(model, {k: getattr(v, "ref", v) for k, v in values.items()}),
@@ -595,25 +600,25 @@ class Service:
             await sink.message(reply, f"未执行：{outcome.error}", t.row.id)
 
     # --- events handled once -------------------------------------------------------------------------
-    async def handling(self, key: str, origin: Address | None = None) -> bool:
-        """Begin handling the OneBot event `key` from chat `origin`: False if it was handled already
-        or is being handled (a repeat: do nothing)."""
+    async def handling(self, key: str, origin: Address | None = None, time: int | None = None) -> bool:
+        """Begin handling the OneBot event `key` from chat `origin`, at OneBot's `time`: False if it
+        was handled already or is being handled (a repeat: do nothing)."""
         handling.begin(None, origin)
         if self.lost:
             raise DatabaseLost()
-        if not await self.seen.fresh(key):
+        verdict = await self.seen.verdict(key, time)
+        if verdict == "repeat":
             return False
-        handling.begin(key, origin)
+        handling.begin(key, origin, time, reused=verdict == "reused")
         return True
 
     async def claim(self, key: str) -> bool:
-        if not await self.seen.fresh(key):
+        unit = handling.current()
+        verdict = await self.seen.verdict(key, unit.time)
+        if verdict == "repeat":
             return False
-        handling.current().key = key
+        unit.key, unit.reused = key, verdict == "reused"
         return True
-
-    async def already_seen(self, key: str) -> bool:
-        return not self.seen.claim(key) or await SeenMessage.exists(key=key)
 
     async def seen_before(self, key: str) -> bool:
         """For messages that change no game: whether it was handled already. The key is stored with

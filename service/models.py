@@ -72,9 +72,12 @@ class CommandRow(Model):
 
 class SeenMessage(Model):
     """A QQ event already handled (its chat and id): the same event seen again is ignored. Stored in
-    the transaction of what handling it changed; forgotten after a few days (service/seen.py)."""
+    the transaction of what handling it changed; forgotten after a few days (service/handling.py).
+    `time` is OneBot's time of the message (None: stored before it was kept, or an event without
+    one): the same key at another time is another message under a reused id."""
 
     key = fields.CharField(max_length=64, primary_key=True)
+    time = fields.BigIntField(null=True)
     at = fields.DatetimeField(auto_now_add=True)
 
     class Meta:
