@@ -81,6 +81,9 @@ class Table:
     game: Game | None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     next_seq: int = 0  # the stored log's next command number
+    # each director's (QQ) last command stored, by its number in the log: a command of his is refused
+    # when another's was taken after he sent it (Service._moved_on)
+    directed: dict[str, int] = field(default_factory=dict)
     proposed: object | None = None  # a correction shown to the director and not yet confirmed (service/corrections.py)
 
     def seat_of(self, name: str) -> SeatRow:
@@ -414,7 +417,7 @@ class Service:
     async def _rebuild(self, row: GameRow) -> Table:
         seats = await SeatRow.filter(game_id=row.id).order_by("seat")
         game = None
-        seq = 0
+        seq, rows = 0, []
         if row.status != "roster":
             if changed := self.rules_changed(row):
                 await self._rules_gone(row, changed)
@@ -433,7 +436,8 @@ class Service:
                     await self._unrebuildable(row, cmd, command, error)
                 if n % REBUILD_SLICE == 0:
                     await asyncio.sleep(0)  # a long log: let the other games' messages through
-        return Table(row=row, seats=list(seats), game=game, next_seq=seq)
+        directed = {r.source.removeprefix("director:"): r.seq for r in rows if r.source.startswith("director:")}
+        return Table(row=row, seats=list(seats), game=game, next_seq=seq, directed=directed)
 
     async def _unrebuildable(self, row: GameRow, cmd: CommandRow, command: Command, error: str) -> None:
         """A game whose log no longer replays: its director is told which command fails; every
@@ -556,6 +560,8 @@ class Service:
                         self.tables.pop(t.row.id, None)  # the game object moved but nothing was stored: rebuild
                     raise
                 if outcome.ok:
+                    if source.startswith("director:"):
+                        t.directed[source.removeprefix("director:")] = t.next_seq
                     t.next_seq += 1
         await self.delivered()
         if outcome.ok and t.game.night_complete():
@@ -565,21 +571,31 @@ class Service:
 
     @staticmethod
     def sent_against(t: Table) -> None:
-        """A director's command is about to be read: the phase it is meant for, where it now stands."""
+        """A director's command is about to be read: the game as he sees it (its phase, and how long
+        its log is), where it now stands."""
         s = t.game.state
-        handling.current().against = (t.row.id, (s.phase, s.night_no, s.day_no), texts.phase_name(t.game))
+        handling.current().against = (t.row.id, (s.phase, s.night_no, s.day_no), texts.phase_name(t.game), t.next_seq)
 
     @staticmethod
     def _moved_on(t: Table, source: str, unit: handling.Unit) -> str | None:
-        """Why a director's command no longer applies: another's, taken first, moved the game to
-        another phase (two co-directors' 开门 at once: the second would skip a whole day)."""
+        """Why a director's command no longer applies to the game he sent it against: a command taken
+        first moved it to another phase (two co-directors' 开门 at once: the second would skip a whole
+        day), or another director's command was taken after he sent his (both give 5号 a yellow card:
+        the second would make it red). Players' acts and his own earlier commands meanwhile do not
+        count: he sent his knowing the game takes them."""
         if not source.startswith("director:") or unit.against is None or unit.against[0] != t.row.id:
             return None
+        game_id, phase, name, seq = unit.against
         s = t.game.state
-        if unit.against[1] == (s.phase, s.night_no, s.day_no):
-            return None
-        return (f"你发出这条指令时是{unit.against[2]}，现在已是{texts.phase_name(t.game)}（另一条指令先执行了）。"
-                "请确认现在的情况后再发送。")
+        if phase != (s.phase, s.night_no, s.day_no):
+            return (f"你发出这条指令时是{name}，现在已是{texts.phase_name(t.game)}（另一条指令先执行了）。"
+                    "请确认现在的情况后再发送。")
+        me = source.removeprefix("director:")
+        others = sorted(qq for qq, last in t.directed.items() if qq != me and last >= seq)
+        if others:
+            return (f"你发出这条指令后，导演（QQ {'、'.join(others)}）的指令先执行了，游戏已经变化。"
+                    "请发送“状态”确认现在的情况后再发送。")
+        return None
 
     @staticmethod
     def _simple(t: Table, outcome: Outcome, before: str) -> bool:

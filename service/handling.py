@@ -46,9 +46,10 @@ class Unit:
     rows: list[OutboxRow] = field(default_factory=list)  # queued and stored, not yet handed over
     # queued inside a transaction this service did not open: handed over once seen stored
     unsure: list[OutboxRow] = field(default_factory=list)
-    # a director's command: the game and the phase he read it in (a command of his finding the game moved
-    # on by another director's is refused); moved along with each of his own commands accepted
-    against: tuple[int, tuple, str] | None = None
+    # a director's command: the game, the phase (and its name) and the length of its log he read it
+    # against (a command of his finding the game moved on by another's is refused); moved along with
+    # each of his own commands accepted
+    against: tuple[int, tuple, str, int] | None = None
 
     def store_key(self) -> str | None:
         """The key to store with the change being made now (once)."""
