@@ -412,3 +412,23 @@ def test_the_day_after_the_birthday_the_count_names_the_ransoms_extra_vote():
     assert text.startswith("第3天放逐投票结果：\n2号 乙 3.5票、8号 辛 2票\n结果：2号 乙\n票型：\n2号 乙 → 8号 辛（2票）\n"
                            "8号 辛 → 2号 乙（2.5票）\n17号 午 → 2号 乙\n")
     assert text.endswith("\n计票说明：警长 8号 辛 的票计为2.5票；2号 乙 <绑票>：投票多计一票")
+
+
+def test_sisters_whose_private_ballots_differ_are_told_before_closing_and_the_summary_marks_no_pair():
+    """<默契>: "两姐妹不能弃票，且必须投票给同一名角色" (辰 and 巳). Told privately the moment their ballots differ,
+    they may still change; left as they are, both are void in the count, listed as any void ballot, and
+    the 私聊投票汇总 ("汇总所有玩家的投票及理由") gives every ballot with its reason and no mark that
+    would show the thread the pair."""
+    g, _ = to_day_two("猎人的愤怒")
+    run(g, Act("丑", "猎人的愤怒", "戊"))
+    outs = run(g, Act("辰", "投票", "午", text="跟票"))
+    assert notices(outs, "player:巳") == []  # nothing differs yet
+    outs = run(g, Act("巳", "投票", "甲", text="狼王"))
+    warned = "注意：两姐妹<默契>：必须投票给同一名角色，两票不同，均无效。关门时仍是如此，这张票就不计入（公示的计票只列为无效票，不写原因）；关门前改票即可。"
+    assert notices(outs, "player:辰") == [warned]
+    assert notices(outs, "player:巳")[-1] == warned
+    outs = run(g, Act("乙", "投票", "午", text="跟票"), CloseDay())
+    summary = next(t for t in notices(outs, "public") if "私聊投票汇总" in t)
+    assert summary == "第2天私聊投票汇总：\n15号 辰 → 17号 午：跟票\n16号 巳 → 1号 甲：狼王\n2号 乙 → 17号 午：跟票"
+    count = next(t for t in notices(outs, "public") if "放逐投票结果" in t)
+    assert "无效票：15号 辰、16号 巳\n" in count + "\n" and "默契" not in count

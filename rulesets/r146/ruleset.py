@@ -531,7 +531,7 @@ class R146(Ruleset):
         moons.closing(g)
 
     def counted(self, g: Game, kind: str, ballots: list, result: str | None) -> None:
-        moons.publish_private(g, kind, ballots)
+        moons.publish_private(g, kind)
         moons.second_round(g, kind, result)
         day = g.state.day
         if kind == "exile" and day.counted.count("exile") >= day.rounds.get("exile", 1):
