@@ -432,3 +432,16 @@ def test_sisters_whose_private_ballots_differ_are_told_before_closing_and_the_su
     assert summary == "第2天私聊投票汇总：\n15号 辰 → 17号 午：跟票\n16号 巳 → 1号 甲：狼王\n2号 乙 → 17号 午：跟票"
     count = next(t for t in notices(outs, "public") if "放逐投票结果" in t)
     assert "无效票：15号 辰、16号 巳\n" in count + "\n" and "默契" not in count
+
+
+def test_on_a_private_vote_day_the_reminder_points_to_the_director_and_skips_who_has_voted():
+    """"并在投票结束前一个半至两个小时之间提醒玩家投票": two hours before 关门; on a day the ballots go to the
+    director privately, whoever has sent his is not reminded, and the rest are told how to send one."""
+    g, outs = to_day_two("猎人的愤怒")
+    assert starts(outs)["提醒投票:day2"].anchor == "close" and starts(outs)["提醒投票:day2"].minutes == -120
+    run(g, Act("丑", "猎人的愤怒", "戊"), Act("甲", "投票", "午", text="他很可疑"))
+    outs = run(g, Timeout("提醒投票:day2"))
+    reminded = {a.removeprefix("player:") for a, _ in ((n.audience, n.text) for n in outs[0].events
+                                                       if getattr(n, "audience", "").startswith("player:"))}
+    assert "甲" not in reminded and "戊" not in reminded and "乙" in reminded
+    assert notices(outs, "player:乙") == ["提醒投票：今天的放逐投票在关门时截止（约2小时后），请私聊我投票：发送“投票 角色 理由”。"]
