@@ -162,6 +162,11 @@ class TeamRow(Model):
     team = fields.CharField(max_length=32)
     members = fields.JSONField(default=list)
     group_id = fields.CharField(max_length=20, null=True)
+    # the QQs seen joining its group (None: none yet), and the members as its roster was last posted
+    # there: posted once every living member is in (nobody reads a post in an empty group, and one who
+    # joins later does not see its history), again only when it changes (service/groups.py)
+    joined = fields.JSONField(null=True)
+    posted = fields.JSONField(null=True)
 
     class Meta:
         table = "team"

@@ -412,7 +412,6 @@ async def test_a_game_a_wrong_paste_ended_goes_on_after_a_recount(app: App, bans
         renames(ctx, GROUP, "[M131]粽子·狼群")
         for name in WOLVES:
             says(ctx, QQ[name], f"游戏继续：你属于【狼群】，{PACK}。请申请加入QQ群 {GROUP}，我会通过你的申请。")
-        posts(ctx, GROUP, f"【狼群】{PACK}")
         # every player is told the end is withdrawn
         for _, qq, _ in PLAYERS:
             says(ctx, qq, f"【更正】你之前收到的以下消息有误，已作废：\n「{game_over('狼人阵营', t.row.seed)}」")

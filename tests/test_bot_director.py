@@ -333,7 +333,6 @@ async def test_start_sends_briefs_team_roster_and_renames_group(app: App):
         renames(ctx, GROUP, "[M131]粽子·狼群")
         for name in WOLVES:  # the team: who is in it and which group to join
             says(ctx, QQ[name], f"你属于【狼群】，成员：{team}。请申请加入QQ群 {GROUP}，我会通过你的申请。")
-        posts(ctx, GROUP, f"【狼群】成员：{team}")
         says(ctx, DIRECTOR, promised(row))  # the deal's hash, to post before anyone acts
         says(ctx, DIRECTOR, STARTED)
     await director(app, "开始", "游戏已经开始")
@@ -622,7 +621,6 @@ async def test_substitute_takes_over_a_character(app: App, banshabot):
         says(ctx, 30001, "你作为替补接手了本局角色。\n" + brief("果果"))
         kicks(ctx, GROUP, 20001)  # the old QQ loses its team group seat
         says(ctx, 30001, f"你属于【狼群】，成员：1号 果果、2号 橘子、3号 香蕉、4号 葡萄。请申请加入QQ群 {GROUP}，我会通过你的申请。")
-        posts(ctx, GROUP, "【狼群】成员：1号 果果、2号 橘子、3号 香蕉、4号 葡萄")
         ctx.should_call_api("get_friend_list", {}, result=[{"user_id": qq, "nickname": n} for n, qq, _ in PLAYERS])
         # the new QQ is not the bot's friend: the director is told at once
         says(ctx, DIRECTOR, "1号 果果 由 30001 接手（原 20001）。\n注意：QQ 30001 还没有加我为好友，私聊可能失败：请让他加我为好友（可发送“检查”核对）。")
