@@ -35,6 +35,7 @@ PASS = "放弃"
 LAST_WORDS = "遗言"
 SURRENDER = "投降"
 ABSTAIN = "弃权"
+VOTE_REMINDER = "提醒投票"  # the time limit of the post's vote reminder, by day (`Ruleset.vote_reminder`)
 LAST_WORDS_LIMIT = 2000  # characters: what a player can have published in the 开门 post
 SEAT_DIGITS = 3
 CARD_UPGRADE = {"蓝牌": "黄牌", "黄牌": "红牌"}
@@ -556,6 +557,28 @@ class Game:
             self.tell("public", f"{name} 的遗言：\n{text}")
         if s.phase == "day":
             self.rules.begin_day(self)
+            if self.rules.vote_reminder and s.phase == "day" and s.day.votes:
+                spec = self.rules.vote_reminder
+                self.emit(DeadlineStart(self._reminder_key(), (), VOTE_REMINDER, spec.anchor, spec.minutes))
+
+    def _reminder_key(self) -> str:
+        return f"{VOTE_REMINDER}:day{self.state.day_no}"
+
+    def _remind_to_vote(self) -> None:
+        """The post's vote reminder passed: each living player who may still vote today is told privately
+        what he votes in and where (a private-vote day: the director by QQ, if he has not yet)."""
+        s = self.state
+        day = s.day
+        kinds = [k for k in ("election", "exile") if k in day.votes and day.counted.count(k) < day.rounds.get(k, 1)
+                 and not (k == "exile" and day.called_off)]
+        if not kinds:
+            return  # counted already, or called off: nothing left to vote for today
+        words = "、".join({"election": "警长竞选", "exile": "放逐投票"}[k] for k in kinds)
+        where = "请私聊我投票：发送“投票 角色 理由”" if day.private_votes else "请在投票帖投票"
+        hours = written(Fraction(-self.rules.vote_reminder.minutes, 60))
+        for p in s.alive():
+            if p.name not in day.may_not_vote and not (day.private_votes and p.name in day.private_ballots):
+                self.tell(f"player:{p.name}", f"提醒投票：今天的{words}在关门时截止（约{hours}小时后），{where}。")
 
     def announce(self, names: list[str], extra: dict | None = None, lines: list[str] = (), earlier: bool = False) -> None:
         """The 开门 list of who went out in the night just ended, in the post's order. `extra`: what the
@@ -624,6 +647,8 @@ class Game:
             self._begin("night")
         else:
             self.rules.closing(self)
+            if self.rules.vote_reminder:  # a day closed before its reminder was due: none is sent
+                self.emit(DeadlineEnd(self._reminder_key()))
         for pending in after:
             if s.phase == "day":
                 self._expire(pending)
@@ -920,6 +945,10 @@ class Game:
         name = key.removeprefix(f"{LAST_WORDS}:")
         if name != key and self.owes_last_words(name):
             self._waive_last_words(name)
+            hits.append(key)
+        if key == self._reminder_key() and s.phase == "day":
+            if self.rules.vote_reminder:
+                self._remind_to_vote()
             hits.append(key)
         hits += self.rules.timeout(self, key)
         if not hits:

@@ -132,6 +132,10 @@ class Ruleset:
     # causes of a death caused on the spot that the thread is not told (154's 殉情 names 小倩 and 宁采臣, and
     # "游戏进行期间以任何方式出局的角色均不公示其身份"): the death is listed, its cause left out
     secret_causes: frozenset[str] = frozenset()
+    # When the post has the living reminded to vote, counted back from 关门 (146, 154: "在投票结束前一个半至
+    # 两个小时之间提醒玩家投票"); None: it has none. Only a message, which plays nothing: kept out of the
+    # declarations a game's snapshot compares (no annotation), so no game started before it is paused for it.
+    vote_reminder = None
 
     # what `configure` reads, each key with what it takes, in Chinese (`python -m engine simulate --set`)
     settings: dict[str, str] = {}

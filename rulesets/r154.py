@@ -284,6 +284,9 @@ class R154(Ruleset):
     red_cards_to_lose = None
     # "游戏状态满足某阵营胜利条件之一，游戏立即结束" … "宣布阵营获得胜利会立即终止一切结算。"
     judge_each_death = True
+    # "并在投票结束前一个半至两个小时之间提醒玩家投票": at the start of that window, two hours before 关门, so that a
+    # reminder sent a little late still falls inside it (docs/rules-*.md)
+    vote_reminder = TimeLimit("close", -120, "导演会在投票结束前一个半至两个小时之间提醒玩家投票。")
     limits = {
         "night": TimeLimit("close", 30, "关门半小时后，郎中、道士、小倩、刀客、女鬼阵营/黑山老妖未与导演取得联系，均为放弃夜晚行动。"),
         "蛊女": TimeLimit("clock", 22 * 60, "夜晚十点前、蛊女仍未给导演答复，视为放弃夜晚行动。"),

@@ -541,6 +541,7 @@ async def confirm(service: Service, t: Table, qq: str, side: "QQSide | None" = N
                                         payload={"type": history.CORRECTION, "seq": p.seq, "command": p.command,
                                                  "void": p.void, "moot": p.moot, **kept})
                 t.next_seq = p.log_length + 1
+                t.directed[qq] = p.log_length
                 events = p.events
                 if reviving:
                     t.row.status = "running"

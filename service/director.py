@@ -405,8 +405,16 @@ async def _closing_time(service: Service, t: Table, qq: str, rest: str, side: QQ
         return f"本日关门时间：{clock(t.row.planned_close) if t.row.planned_close else '未设定'}。更改请发送“关门时间 12-01 22:00”。"
     planned = _when(rest, service.now())
     async with t.lock:
+        before = t.row.planned_close
         t.row.planned_close = planned
-        await t.row.save()
+        try:
+            async with in_transaction():
+                await t.row.save()
+                seq = await _noted(service, t, qq, history.note("关门时间", before and before.isoformat(), planned.isoformat()))
+        except BaseException:
+            t.row.planned_close = before
+            raise
+        _logged(t, qq, seq)
         await corrections.retime_from_close(service, t)
     return f"本日关门时间改为 {clock(planned)}，从关门起算的时限随之调整。"
 
@@ -548,8 +556,12 @@ async def _speed_up(service: Service, t: Table, qq: str, rest: str, side: QQSide
             return "已执行。"
         # "一般讨论日持续一天": the day is extended by one day (docs/rules-M131.md, Ambiguity 23)
         async with t.lock:
+            before = t.row.planned_close
             await corrections.move_close(service, t, moves)
-            await t.row.save()
+            async with in_transaction():
+                await t.row.save()
+                seq = await _noted(service, t, qq, history.note("关门时间", before.isoformat(), t.row.planned_close.isoformat()))
+            _logged(t, qq, seq)
         return f"已执行。本日关门时间延后一天，改为 {clock(t.row.planned_close)}（可用“关门时间”更改）。"
     if not t.game.state.carry.get("sped_up"):
         return NOT_YET.format(word=word)
@@ -604,6 +616,7 @@ async def _replace(service: Service, t: Table, qq: str, rest: str, side: QQSide)
     async with t.lock:  # not while a command of the game is being applied and addressed
         # the seat changes first, in memory too: the messages below are addressed from it
         seat.former_qq, seat.qq = [*former, old], new_qq
+        seq = None
         try:
             async with in_transaction():
                 await seat.save()
@@ -611,11 +624,28 @@ async def _replace(service: Service, t: Table, qq: str, rest: str, side: QQSide)
                 if t.game:
                     await service.queue(("private", new_qq), "你作为替补接手了本局角色。\n" + brief(t.game.rules, t.game, seat.name), t.row.id)
                     await groups.replaced(service, t, seat.name, old)
+                    seq = await _noted(service, t, qq, history.note("替补", old, new_qq, seat=seat.seat, name=seat.name))
         except BaseException:
             seat.former_qq, seat.qq = former, old
             raise
+        if seq is not None:
+            _logged(t, qq, seq)
     await service.delivered()
     return f"{seat.seat}号 {seat.name} 由 {new_qq} 接手（原 {old}）。" + await _friend_note(side, new_qq)
+
+
+async def _noted(service: Service, t: Table, qq: str, payload: dict) -> int:
+    """A director's change beside the game's commands, stored in its log (树洞) inside the transaction
+    that makes it (the game's lock held): its number in the log, for `_logged` once stored."""
+    seq = t.next_seq
+    await CommandRow.create(game_id=t.row.id, seq=seq, payload=payload, source=f"director:{qq}", at=service.now())
+    return seq
+
+
+def _logged(t: Table, qq: str, seq: int) -> None:
+    """The log entry `seq` of director `qq` is stored: the game's log is one longer."""
+    t.next_seq = seq + 1
+    t.directed[qq] = seq
 
 
 async def _friend_note(side: QQSide, qq: str) -> str:

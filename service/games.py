@@ -81,6 +81,9 @@ class Table:
     game: Game | None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     next_seq: int = 0  # the stored log's next command number
+    # each director's (QQ) last command stored, by its number in the log: a command of his is refused
+    # when another's was taken after he sent it (Service._moved_on)
+    directed: dict[str, int] = field(default_factory=dict)
     proposed: object | None = None  # a correction shown to the director and not yet confirmed (service/corrections.py)
 
     def seat_of(self, name: str) -> SeatRow:
@@ -126,9 +129,12 @@ class _Transaction:
         self.context = in_transaction()
         try:
             await self.context.__aenter__()
-            self.key = handling.current().store_key()
+            unit = handling.current()
+            self.key = unit.store_key()
             if self.key:
-                await SeenMessage.create(key=self.key)
+                if unit.reused:
+                    await SeenMessage.filter(key=self.key).delete()
+                await SeenMessage.create(key=self.key, time=unit.time)
         except IntegrityError as exc:
             await self.context.__aexit__(type(exc), exc, exc.__traceback__)
             _rows.reset(self.token)
@@ -231,7 +237,9 @@ class _Gathered:
         self.unit = handling.current()
         self.key = self.unit.store_key()
         if self.key:
-            self.job.insert(SeenMessage, {"key": self.key, "at": service.now()}, returns=False)
+            if self.unit.reused:  # a former message's key: this one's takes its place
+                self.job.add('DELETE FROM "seen_message" WHERE "key"=?', [self.key])
+            self.job.insert(SeenMessage, {"key": self.key, "time": self.unit.time, "at": service.now()}, returns=False)
 
     def _row(self, model: type, values: dict) -> _Later:
         later = _Later(len(self.rows), self.job.insert(model, {k: getattr(v, "ref", v) for k, v in values.items()}),
@@ -409,7 +417,7 @@ class Service:
     async def _rebuild(self, row: GameRow) -> Table:
         seats = await SeatRow.filter(game_id=row.id).order_by("seat")
         game = None
-        seq = 0
+        seq, rows = 0, []
         if row.status != "roster":
             if changed := self.rules_changed(row):
                 await self._rules_gone(row, changed)
@@ -428,7 +436,8 @@ class Service:
                     await self._unrebuildable(row, cmd, command, error)
                 if n % REBUILD_SLICE == 0:
                     await asyncio.sleep(0)  # a long log: let the other games' messages through
-        return Table(row=row, seats=list(seats), game=game, next_seq=seq)
+        directed = {r.source.removeprefix("director:"): r.seq for r in rows if r.source.startswith("director:")}
+        return Table(row=row, seats=list(seats), game=game, next_seq=seq, directed=directed)
 
     async def _unrebuildable(self, row: GameRow, cmd: CommandRow, command: Command, error: str) -> None:
         """A game whose log no longer replays: its director is told which command fails; every
@@ -551,6 +560,8 @@ class Service:
                         self.tables.pop(t.row.id, None)  # the game object moved but nothing was stored: rebuild
                     raise
                 if outcome.ok:
+                    if source.startswith("director:"):
+                        t.directed[source.removeprefix("director:")] = t.next_seq
                     t.next_seq += 1
         await self.delivered()
         if outcome.ok and t.game.night_complete():
@@ -560,21 +571,31 @@ class Service:
 
     @staticmethod
     def sent_against(t: Table) -> None:
-        """A director's command is about to be read: the phase it is meant for, where it now stands."""
+        """A director's command is about to be read: the game as he sees it (its phase, and how long
+        its log is), where it now stands."""
         s = t.game.state
-        handling.current().against = (t.row.id, (s.phase, s.night_no, s.day_no), texts.phase_name(t.game))
+        handling.current().against = (t.row.id, (s.phase, s.night_no, s.day_no), texts.phase_name(t.game), t.next_seq)
 
     @staticmethod
     def _moved_on(t: Table, source: str, unit: handling.Unit) -> str | None:
-        """Why a director's command no longer applies: another's, taken first, moved the game to
-        another phase (two co-directors' 开门 at once: the second would skip a whole day)."""
+        """Why a director's command no longer applies to the game he sent it against: a command taken
+        first moved it to another phase (two co-directors' 开门 at once: the second would skip a whole
+        day), or another director's command was taken after he sent his (both give 5号 a yellow card:
+        the second would make it red). Players' acts and his own earlier commands meanwhile do not
+        count: he sent his knowing the game takes them."""
         if not source.startswith("director:") or unit.against is None or unit.against[0] != t.row.id:
             return None
+        game_id, phase, name, seq = unit.against
         s = t.game.state
-        if unit.against[1] == (s.phase, s.night_no, s.day_no):
-            return None
-        return (f"你发出这条指令时是{unit.against[2]}，现在已是{texts.phase_name(t.game)}（另一条指令先执行了）。"
-                "请确认现在的情况后再发送。")
+        if phase != (s.phase, s.night_no, s.day_no):
+            return (f"你发出这条指令时是{name}，现在已是{texts.phase_name(t.game)}（另一条指令先执行了）。"
+                    "请确认现在的情况后再发送。")
+        me = source.removeprefix("director:")
+        others = sorted(qq for qq, last in t.directed.items() if qq != me and last >= seq)
+        if others:
+            return (f"你发出这条指令后，导演（QQ {'、'.join(others)}）的指令先执行了，游戏已经变化。"
+                    "请发送“状态”确认现在的情况后再发送。")
+        return None
 
     @staticmethod
     def _simple(t: Table, outcome: Outcome, before: str) -> bool:
@@ -595,25 +616,25 @@ class Service:
             await sink.message(reply, f"未执行：{outcome.error}", t.row.id)
 
     # --- events handled once -------------------------------------------------------------------------
-    async def handling(self, key: str, origin: Address | None = None) -> bool:
-        """Begin handling the OneBot event `key` from chat `origin`: False if it was handled already
-        or is being handled (a repeat: do nothing)."""
+    async def handling(self, key: str, origin: Address | None = None, time: int | None = None) -> bool:
+        """Begin handling the OneBot event `key` from chat `origin`, at OneBot's `time`: False if it
+        was handled already or is being handled (a repeat: do nothing)."""
         handling.begin(None, origin)
         if self.lost:
             raise DatabaseLost()
-        if not await self.seen.fresh(key):
+        verdict = await self.seen.verdict(key, time)
+        if verdict == "repeat":
             return False
-        handling.begin(key, origin)
+        handling.begin(key, origin, time, reused=verdict == "reused")
         return True
 
     async def claim(self, key: str) -> bool:
-        if not await self.seen.fresh(key):
+        unit = handling.current()
+        verdict = await self.seen.verdict(key, unit.time)
+        if verdict == "repeat":
             return False
-        handling.current().key = key
+        unit.key, unit.reused = key, verdict == "reused"
         return True
-
-    async def already_seen(self, key: str) -> bool:
-        return not self.seen.claim(key) or await SeenMessage.exists(key=key)
 
     async def seen_before(self, key: str) -> bool:
         """For messages that change no game: whether it was handled already. The key is stored with

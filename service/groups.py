@@ -84,8 +84,38 @@ async def assign_team(service: "Service", t: "Table", team: str, members: list[s
     await _invite(service, t, row, joined)
     for name in left:
         await _remove(service, t, row, t.seat_of(name).qq)
-    if await holds(t, row):
-        await service.queue(("group", row.group_id), f"【{team}】成员：{_roster(t, row)}", t.row.id)
+    await _post_roster(service, t, row)
+
+
+async def _post_roster(service: "Service", t: "Table", row: TeamRow) -> None:
+    """The team's roster in its group, once every living member has joined it, unless posted as it is."""
+    if row.posted == row.members or not await holds(t, row):
+        return
+    joined = set(row.joined or ())
+    living = [m for m in row.members if t.game is None or t.game.state.player(m).alive]
+    if any(t.seat_of(m).qq not in joined for m in living):
+        return
+    row.posted = list(row.members)
+    await row.save()
+    await service.queue(("group", row.group_id), f"【{row.team}】成员：{_roster(t, row)}", t.row.id)
+
+
+async def member_joined(service: "Service", group_id: str, qq: str) -> None:
+    """A member of the team holding the group joined it (the join notice): the last of them to come in
+    gets the roster posted."""
+    owner = await owner_of(group_id)
+    if owner is None:
+        return
+    t = await service.table(owner[0].id)
+    async with t.lock:  # two members joining at once: each is counted
+        row = await TeamRow.get(id=owner[1].id)
+        if qq in (row.joined or ()):
+            return
+        async with service.transaction():
+            row.joined = [*(row.joined or ()), qq]
+            await row.save()
+            await _post_roster(service, t, row)
+    await service.delivered()
 
 
 async def _free_groups() -> list[PoolGroupRow]:
@@ -140,15 +170,17 @@ async def lend_again(service: "Service", t: "Table", plan: list[tuple[TeamRow, s
     """Lend the groups `regained` found to the game going on again; its members are asked to join again."""
     for row, group_id in plan:
         await _lend(service, t, await PoolGroupRow.get(group_id=group_id), row.team)
-        row.group_id = group_id
+        row.group_id, row.joined, row.posted = group_id, None, None  # its members join (again)
         await row.save()
         await _invite(service, t, row, row.members, lead="游戏继续：")
-        await service.queue(("group", row.group_id), f"【{row.team}】成员：{_roster(t, row)}", t.row.id)
 
 
 async def _remove(service: "Service", t: "Table", row: TeamRow, qq: str) -> None:
     if await holds(t, row):
         await _kick(service, row.group_id, qq, t.row.id)
+    if qq in (row.joined or ()):
+        row.joined = [q for q in row.joined if q != qq]
+        await row.save()
 
 
 async def _kick(service: "Service", group_id: str, qq: str, game_id: int | None = None) -> None:

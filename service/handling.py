@@ -2,13 +2,16 @@
 
 OneBot may deliver an event twice: after a reconnect, or many times at once. An event is known by
 its bot, its kind, its chat and its id (two chats' message ids say nothing about each other), a
-message also by what it says (ids start again when OneBot is set up again). The
+message also by what it says and by OneBot's time of it (ids start again when OneBot is set up
+again: a new message may come under an old id, even with the same text). The
 first handler to claim the key handles it; a repeat arriving meanwhile or later finds the claim in
-memory. The key is also stored (`SeenMessage`) in the transaction of the first change the handling
-makes, and an event not claimed in memory is looked up there (by its primary key) before it is
-handled, whatever time OneBot gave it: OneBot's clock may run ahead of the bot's, and a repeat may
-come after a restart or after the claim in memory was let go (`KEEP_SECONDS`, by which time the key
-of anything the handling changed is stored). Stored keys are forgotten after `KEEP_DAYS`.
+memory. The key is also stored (`SeenMessage`, with the message's time) in the transaction of the
+first change the handling makes, and an event not claimed in memory is looked up there (by its
+primary key) before it is handled, whatever time OneBot gave it relative to the bot's clock (which
+may run behind OneBot's): only a stored time that differs makes it another message, whose handling
+then stores its own time in place of the old one's. A repeat may come after a restart or after the
+claim in memory was let go (`KEEP_SECONDS`, by which time the key of anything the handling changed
+is stored). Stored keys are forgotten after `KEEP_DAYS`.
 
 A handling is a `Unit` in the task's context: the key it must store, the chat it answers (whose
 messages go before broadcasts) and the outbox rows it queued, handed to the outbox once stored.
@@ -37,13 +40,16 @@ class Unit:
     """One handling of an event, or one job (a time limit, a delivery's consequences)."""
 
     key: str | None = None  # the event's key, stored with the handling's first change
+    time: int | None = None  # OneBot's time of the event, stored with its key
+    reused: bool = False  # the key is stored with another time (a former message's): replaced
     origin: Address | None = None  # the chat the event came from: its answers go first
     rows: list[OutboxRow] = field(default_factory=list)  # queued and stored, not yet handed over
     # queued inside a transaction this service did not open: handed over once seen stored
     unsure: list[OutboxRow] = field(default_factory=list)
-    # a director's command: the game and the phase he read it in (a command of his finding the game moved
-    # on by another director's is refused); moved along with each of his own commands accepted
-    against: tuple[int, tuple, str] | None = None
+    # a director's command: the game, the phase (and its name) and the length of its log he read it
+    # against (a command of his finding the game moved on by another's is refused); moved along with
+    # each of his own commands accepted
+    against: tuple[int, tuple, str, int] | None = None
 
     def store_key(self) -> str | None:
         """The key to store with the change being made now (once)."""
@@ -62,8 +68,8 @@ def current() -> Unit:
     return unit
 
 
-def begin(key: str | None, origin: Address | None) -> Unit:
-    unit = Unit(key=key, origin=origin)
+def begin(key: str | None, origin: Address | None, time: int | None = None, reused: bool = False) -> Unit:
+    unit = Unit(key=key, origin=origin, time=time, reused=reused)
     _unit.set(unit)
     return unit
 
@@ -77,8 +83,8 @@ def event_key(self_id: str, kind: str, chat: str, ident: object) -> str:
 
 def message_key(self_id: str, kind: str, chat: str, message_id: object, content: str) -> str:
     """A message's key: its id and a digest of what it says. A OneBot set up again numbers messages
-    from the start: a new message with an old id says something else (the same text under the same
-    id in one chat within `KEEP_DAYS` is still taken for a repeat)."""
+    from the start: a new message with an old id mostly says something else; one saying the same is
+    told apart by its time, stored beside the key (`Seen.verdict`)."""
     return event_key(self_id, kind, chat, f"{message_id}:{hashlib.sha1(content.encode()).hexdigest()[:12]}")
 
 
@@ -111,31 +117,38 @@ class Seen:
         except sqlite3.Error:
             return None
 
-    async def stored(self, key: str) -> bool:
+    async def stored(self, key: str) -> list[int | None]:
+        """The time stored with `key` ([]: not stored; [None]: stored without one)."""
         if self.file is not None:
             try:
                 # read to the end: no statement is left open to hold back the log's checkpoints
-                return bool(self.file.execute('SELECT 1 FROM "seen_message" WHERE "key"=? LIMIT 1', (key,)).fetchall())
+                rows = self.file.execute('SELECT "time" FROM "seen_message" WHERE "key"=? LIMIT 1', (key,)).fetchall()
+                return [row[0] for row in rows]
             except sqlite3.Error:  # busy for a moment (a checkpoint restarting the log): ask tortoise
                 pass
-        return await SeenMessage.exists(key=key)
+        return list(await SeenMessage.filter(key=key).limit(1).values_list("time", flat=True))
 
-    def claim(self, key: str) -> bool:
-        """Whether `key` was not claimed yet in this process (claiming it)."""
+    def claim(self, key: str, at: int | None = None) -> bool:
+        """Whether `key` at OneBot's time `at` was not claimed yet in this process (claiming it)."""
         now = time.monotonic()
         while self.claims and next(iter(self.claims.values())) < now - KEEP_SECONDS:
             self.claims.popitem(last=False)
-        if key in self.claims:
+        claim = key if at is None else f"{key}@{at}"
+        if claim in self.claims:
             return False
-        self.claims[key] = now
+        self.claims[claim] = now
         return True
 
-    async def fresh(self, key: str) -> bool:
-        """Whether the event `key` is handled for the first time: claimed in memory now, and not
-        stored as handled (by this process or an earlier one)."""
-        if not self.claim(key):
-            return False
-        return not await self.stored(key)
+    async def verdict(self, key: str, at: int | None = None) -> str:
+        """What the event `key` at OneBot's time `at` is: "repeat" (claimed in memory, or stored as
+        handled with that time or none), "new", or "reused" (its key is stored with another time: a
+        message OneBot numbered before it was set up again). Claimed in memory unless a repeat."""
+        if not self.claim(key, at):
+            return "repeat"
+        stored = await self.stored(key)
+        if not stored:
+            return "new"
+        return "repeat" if at is None or stored[0] is None or stored[0] == at else "reused"
 
     def forget(self) -> None:
         self.claims.clear()

@@ -10,6 +10,8 @@ it, who took it back and what no longer holds.
 """
 from __future__ import annotations
 
+from datetime import datetime
+
 from engine import Act, Ballots, Breach, Card, Configure, FactionLoss, Moon, SpeedUp, Timeout
 from engine.commands import Command, from_dict
 from engine.commitment import deal_text, digest
@@ -20,6 +22,9 @@ from .models import CommandRow
 from .texts import clock, forum_safe, identity, key_name
 
 CORRECTION = "Correction"
+# what a director changes beside the game's commands (a 替补, the day's 关门时间): an entry of the log for
+# the 树洞 to show, who made it, when, and what it was before; the game is never rebuilt from it
+NOTE = "Note"
 OPTIONS = {"moons": "新月设置"}  # a game's options, as the director's commands name them
 
 
@@ -42,7 +47,7 @@ def replayed(rows: list[CommandRow], held: list[CommandRow] | None = None) -> li
     fixed = {row.payload["seq"]: row.payload["command"] for row in (in_force(rows) if held is None else held)}
     out = []
     for row in rows:
-        if row.payload["type"] == CORRECTION:
+        if row.payload["type"] in (CORRECTION, NOTE):
             continue
         payload = fixed.get(row.seq, row.payload) if row.seq in fixed else row.payload
         if payload is not None:
@@ -73,6 +78,8 @@ def describe(payload: dict) -> str:
     """A command in the director's words."""
     if payload["type"] == CORRECTION:
         return "重新计票" if payload["command"] else "撤销"
+    if payload["type"] == NOTE:
+        return _noted(payload)
     cmd = from_dict(payload)
     match cmd:
         case Act():
@@ -98,6 +105,18 @@ def describe(payload: dict) -> str:
             when = f"（{cmd.at[5:10]} {cmd.at[11:16]}）" if cmd.at else ""  # "2026-12-01T18:30:00" → 12-01 18:30
             return ("延时 " if cmd.delay else "加速 ") + ("强制" if cmd.forced else " ".join(cmd.askers)) + when
     return {"CloseDay": "关门", "OpenDay": "开门", "ResolveNight": "结算夜晚"}[payload["type"]]
+
+
+def note(what: str, old: str | None, new: str, **about) -> dict:
+    """A log entry of a change beside the game's commands: `what` changed from `old` to `new`."""
+    return {"type": NOTE, "what": what, "old": old, "new": new, **about}
+
+
+def _noted(payload: dict) -> str:
+    old, new = payload["old"], payload["new"]
+    if payload["what"] == "关门时间":  # stored as ISO times: shown as the director types them
+        return f"关门时间 {clock(datetime.fromisoformat(old)) if old else '未设定'} → {clock(datetime.fromisoformat(new))}"
+    return f"替补 {payload['seat']}号 {payload['name']}：QQ {old} → QQ {new}"
 
 
 def who(t, source: str) -> str:

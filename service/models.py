@@ -72,9 +72,12 @@ class CommandRow(Model):
 
 class SeenMessage(Model):
     """A QQ event already handled (its chat and id): the same event seen again is ignored. Stored in
-    the transaction of what handling it changed; forgotten after a few days (service/seen.py)."""
+    the transaction of what handling it changed; forgotten after a few days (service/handling.py).
+    `time` is OneBot's time of the message (None: stored before it was kept, or an event without
+    one): the same key at another time is another message under a reused id."""
 
     key = fields.CharField(max_length=64, primary_key=True)
+    time = fields.BigIntField(null=True)
     at = fields.DatetimeField(auto_now_add=True)
 
     class Meta:
@@ -159,6 +162,11 @@ class TeamRow(Model):
     team = fields.CharField(max_length=32)
     members = fields.JSONField(default=list)
     group_id = fields.CharField(max_length=20, null=True)
+    # the QQs seen joining its group (None: none yet), and the members as its roster was last posted
+    # there: posted once every living member is in (nobody reads a post in an empty group, and one who
+    # joins later does not see its history), again only when it changes (service/groups.py)
+    joined = fields.JSONField(null=True)
+    posted = fields.JSONField(null=True)
 
     class Meta:
         table = "team"

@@ -201,3 +201,41 @@ async def test_a_ballot_sent_privately_is_pointed_to_the_vote_thread(app: App, b
     async with chat(app) as (ctx, bot):
         ctx.receive_event(bot, private(QQ["书一"], "投票 5 他很可疑"))
         says_with(ctx, QQ["书一"], "请在论坛的投票帖回帖投票", "投票对象", lacks=("不认识",))
+
+
+# --- "并在投票结束前一个半至两个小时之间提醒玩家投票" ------------------------------------------------------------
+async def test_the_living_are_reminded_to_vote_two_hours_before_closing_and_not_once_the_day_closed(banshabot, clean):
+    """The reminder is a time limit counted back from 关门: it moves with 关门时间, tells every living player
+    privately what he votes in and where, and a day closed before it is due sends none."""
+    from datetime import timedelta
+
+    from engine import OpenDay
+    from service import director as directing
+    from service import handling
+    from service.models import DeadlineRow
+    from service.texts import clock
+
+    service, scheduler = banshabot.service, clean
+    t, _ = await started(service)
+    for step in (CloseDay(), OpenDay(lapse=True)):
+        assert (await service.submit(t, step, source=f"director:{DIRECTOR}")).ok
+    await drain()
+    handling.begin(None, ("private", str(DIRECTOR)))
+    assert (await directing.handle(service, str(DIRECTOR), "关门时间 12-02 22:00", None)).startswith("本日关门时间改为")
+    row = await DeadlineRow.get(key="提醒投票:day1")
+    assert clock(row.due_at) == "12-02 20:00" and scheduler.jobs[f"deadline:{row.id}"][0] == t.row.planned_close - timedelta(hours=2)
+    await drain()
+    await scheduler.run(f"deadline:{row.id}")
+    sent = await drain()
+    reminder = "提醒投票：今天的警长竞选、放逐投票在关门时截止（约2小时后），请在投票帖投票。"
+    assert all(texts_to(sent, qq) == [reminder] for _, qq, _ in PLAYERS)
+    assert not texts_to(sent, DIRECTOR)
+    # the next day closes before its reminder is due: it ends with the day, and nothing is sent
+    for step in (CloseDay(), OpenDay(lapse=True)):
+        assert (await service.submit(t, step, source=f"director:{DIRECTOR}")).ok
+    await drain()
+    row = await DeadlineRow.get(key="提醒投票:day2")
+    assert (await service.submit(t, CloseDay(), source=f"director:{DIRECTOR}")).ok
+    await drain()
+    await row.refresh_from_db()
+    assert row.done and f"deadline:{row.id}" not in scheduler.jobs

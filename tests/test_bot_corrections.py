@@ -412,7 +412,6 @@ async def test_a_game_a_wrong_paste_ended_goes_on_after_a_recount(app: App, bans
         renames(ctx, GROUP, "[M131]粽子·狼群")
         for name in WOLVES:
             says(ctx, QQ[name], f"游戏继续：你属于【狼群】，{PACK}。请申请加入QQ群 {GROUP}，我会通过你的申请。")
-        posts(ctx, GROUP, f"【狼群】{PACK}")
         # every player is told the end is withdrawn
         for _, qq, _ in PLAYERS:
             says(ctx, qq, f"【更正】你之前收到的以下消息有误，已作废：\n「{game_over('狼人阵营', t.row.seed)}」")
@@ -517,8 +516,8 @@ async def test_a_delay_taken_back_takes_the_day_back_to_its_closing_time(app: Ap
     await directs(service, "延时 12-01 20:00 1 2 3 4 5 6 7")
     assert clock(t.row.planned_close) == "12-03 21:00"
     async with chat(app) as (ctx, bot):
-        ctx.receive_event(bot, private(DIRECTOR, "撤销 12"))
-        says_with(ctx, DIRECTOR, "撤销第12条（12-01 20:00 导演 10000：延时 1 2 3 4 5 6 7（12-01 20:00））\n将会改变：\n",
+        ctx.receive_event(bot, private(DIRECTOR, "撤销 13"))
+        says_with(ctx, DIRECTOR, "撤销第13条（12-01 20:00 导演 10000：延时 1 2 3 4 5 6 7（12-01 20:00））\n将会改变：\n",
                   "· 本日关门时间：12-03 21:00 → 12-02 21:00\n")
     await directs(service, "确认")
     assert "delayed" not in t.game.state.carry and clock(t.row.planned_close) == "12-02 21:00"

@@ -59,6 +59,7 @@ from bot_helpers import (
 )
 from engine import FactionLoss
 from service.models import GameRow
+from service.texts import clock
 
 pytestmark = pytest.mark.usefixtures("clean")
 
@@ -332,7 +333,6 @@ async def test_start_sends_briefs_team_roster_and_renames_group(app: App):
         renames(ctx, GROUP, "[M131]粽子·狼群")
         for name in WOLVES:  # the team: who is in it and which group to join
             says(ctx, QQ[name], f"你属于【狼群】，成员：{team}。请申请加入QQ群 {GROUP}，我会通过你的申请。")
-        posts(ctx, GROUP, f"【狼群】成员：{team}")
         says(ctx, DIRECTOR, promised(row))  # the deal's hash, to post before anyone acts
         says(ctx, DIRECTOR, STARTED)
     await director(app, "开始", "游戏已经开始")
@@ -621,7 +621,6 @@ async def test_substitute_takes_over_a_character(app: App, banshabot):
         says(ctx, 30001, "你作为替补接手了本局角色。\n" + brief("果果"))
         kicks(ctx, GROUP, 20001)  # the old QQ loses its team group seat
         says(ctx, 30001, f"你属于【狼群】，成员：1号 果果、2号 橘子、3号 香蕉、4号 葡萄。请申请加入QQ群 {GROUP}，我会通过你的申请。")
-        posts(ctx, GROUP, "【狼群】成员：1号 果果、2号 橘子、3号 香蕉、4号 葡萄")
         ctx.should_call_api("get_friend_list", {}, result=[{"user_id": qq, "nickname": n} for n, qq, _ in PLAYERS])
         # the new QQ is not the bot's friend: the director is told at once
         says(ctx, DIRECTOR, "1号 果果 由 30001 接手（原 20001）。\n注意：QQ 30001 还没有加我为好友，私聊可能失败：请让他加我为好友（可发送“检查”核对）。")
@@ -796,6 +795,45 @@ async def test_log_lists_the_seed_and_every_command(app: App, banshabot):
     await director(app, "日志", treehole(t.row, "[第1条] 12-01 20:00 test：桃子 认亲 西瓜",
                                          "[第2条] 12-01 20:00 导演 10000：关门",
                                          "[第3条] 12-01 20:00 test：果果 杀人 菠萝"))
+
+
+async def test_the_log_shows_each_substitute_and_closing_time_change_with_who_when_and_what_before(app: App, banshabot):
+    """The 树洞 keeps what a director changed beside the game's commands: a 替补 (the seat, its old and
+    new QQ) and each change of the day's closing time (关门时间, and a 延时's day more), from what to what.
+    They are entries of the log like any other, numbered in turn, and the game is not replayed from them."""
+    from service import director as directing
+    from service import handling
+
+    service = banshabot.service
+    t = await running_game(service, pool=False)
+    await day_two(service, t)
+
+    async def friends() -> set[str]:
+        return {"30001"}
+
+    async def send(text: str) -> str:
+        handling.begin(None, ("private", str(DIRECTOR)))
+        reply = await directing.handle(service, str(DIRECTOR), text, friends)
+        await drain()
+        return reply
+
+    assert (await send("替补 果果 30001")).startswith("1号 果果 由 30001 接手（原 20001）")
+    planned = t.row.planned_close
+    assert (await send("关门时间 12-03 21:30")).startswith("本日关门时间改为 12-03 21:30")
+    assert (await send("关门时间 12-03 22:00")).startswith("本日关门时间改为 12-03 22:00")
+    await director(app, "日志", treehole(
+        t.row, "[第1条] 12-01 20:00 test：桃子 认亲 西瓜", "[第2条] 12-01 20:00 导演 10000：关门",
+        "[第3条] 12-01 20:00 test：果果 杀人", *(f"[第{n}条] 12-01 20:00 test：{who} 放弃" for n, who in
+                                                 enumerate(("柠檬", "西瓜", "芒果", "草莓"), 4)),
+        "[第8条] 12-01 20:00 自动：结算夜晚", "[第9条] 12-01 20:00 导演 10000：开门",
+        "[第10条] 12-01 20:00 导演 10000：竞选 果果:橘子 橘子:橘子", "[第11条] 12-01 20:00 导演 10000：开门",
+        "[第12条] 12-01 20:00 导演 10000：替补 1号 果果：QQ 20001 → QQ 30001",
+        f"[第13条] 12-01 20:00 导演 10000：关门时间 {clock(planned) if planned else '未设定'} → 12-03 21:30",
+        "[第14条] 12-01 20:00 导演 10000：关门时间 12-03 21:30 → 12-03 22:00",
+    ).replace("1号 果果：狼人，狼人阵营", "1号 果果：狼人，狼人阵营（替补接手 1 次）"))
+    service.tables.clear()  # rebuilt from the log: the two entries change nothing of the game
+    rebuilt = await service.table(t.row.id)
+    assert rebuilt.next_seq == 14 and (rebuilt.game.phase, rebuilt.game.state.day_no) == ("day", 2)
 
 
 # --- 判负 ---------------------------------------------------------------------------------------------

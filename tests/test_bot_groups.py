@@ -165,6 +165,41 @@ async def test_strangers_who_get_into_the_group_are_removed(app: App, banshabot)
         ctx.receive_event(bot, joined(900002, STRANGER))  # not a team group: none of the bot's business
 
 
+async def test_the_team_roster_is_posted_in_its_group_once_every_member_is_in(app: App, banshabot):
+    """Posted at 开始 it would go to an empty group, and one who joins later does not see the group's
+    history: it is posted when the last member comes in, once; a join notice seen again, or one of a
+    member already in, posts nothing more. A 替补 who takes a seat in the same team changes no roster:
+    he was told it privately, and nothing is posted again."""
+    from service import director as directing
+    from service import handling
+
+    from service.models import OutboxRow
+
+    service = banshabot.service
+    t = await running_game(service)
+    # nobody in the group yet: nothing was posted there
+    assert await OutboxRow.filter(action="set_group_name").exists()
+    assert not await OutboxRow.filter(action="send_group_msg").exists()
+    again = joined(GROUP, QQ["葡萄"])
+    again.time += 60  # a notice of the same member, later (he left and came back, or OneBot told twice)
+    async with chat(app) as (ctx, bot):
+        for name in ("橘子", "果果", "香蕉"):
+            ctx.receive_event(bot, joined(GROUP, QQ[name]))
+        ctx.receive_event(bot, joined(GROUP, QQ["香蕉"]))  # the same notice again
+        ctx.receive_event(bot, joined(GROUP, QQ["葡萄"]))  # the last of the pack: now they all read it
+        posts(ctx, GROUP, "【狼群】成员：1号 果果、2号 橘子、3号 香蕉、4号 葡萄")
+        ctx.receive_event(bot, again)
+
+    async def no_friends() -> set[str]:
+        return set()
+
+    handling.begin(None, ("private", str(DIRECTOR)))
+    await directing.handle(service, str(DIRECTOR), "替补 果果 30001", no_friends)
+    assert not [a for a in await drain() if a[0] == "send_group_msg"]
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, joined(GROUP, 30001))  # the roster is as posted: nothing again
+
+
 async def test_a_replaced_player_is_removed_and_kept_out(app: App, banshabot):
     from service import director as directing
 

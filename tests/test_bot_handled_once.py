@@ -191,3 +191,27 @@ async def test_a_new_message_with_an_old_id_is_not_taken_for_a_repeat(app: App, 
         ctx.receive_event(bot, private(QQ["西瓜"], "预言 1", 9595))  # the same message again: nothing
         ctx.receive_event(bot, private(QQ["西瓜"], "状态", 9595))  # a new one under the old id: answered
         says_with(ctx, QQ["西瓜"], "5号 西瓜")
+
+
+async def test_a_new_message_with_an_old_id_and_the_same_text_is_told_apart_by_its_time(app: App, banshabot):
+    """OneBot set up again numbers messages from the start: within the days a key is kept, the same
+    player may send the same text under an id he was given before. OneBot's time of the message tells
+    it from a repeat of the old one (which comes with the old time), after a restart too."""
+    t = await running_game(banshabot.service)
+    await night_one(banshabot.service, t)
+    first = private(QQ["西瓜"], "状态", 9797)
+    again = private(QQ["西瓜"], "状态", 9797)
+    again.time = first.time + 86400
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, first)
+        says_with(ctx, QQ["西瓜"], "5号 西瓜")
+    banshabot.service.seen.forget()  # a restart of the bot as well: only the stored key is left
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, first)  # the old message again: nothing
+        ctx.receive_event(bot, again)  # the new one under the old id, the same text: answered
+        says_with(ctx, QQ["西瓜"], "5号 西瓜")
+    banshabot.service.seen.forget()
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, again)  # and the new one is not handled twice either
+    assert [(s.key, s.time) for s in await SeenMessage.all()] == [
+        (handling.message_key(str(first.self_id), "private", str(QQ["西瓜"]), 9797, "状态"), again.time)]

@@ -92,7 +92,7 @@ async def test_at_the_start_a_free_group_is_emptied_before_any_team_is_named_in_
         lists_members(ctx, GROUP, {STRANGER: "member"})  # he got in while the bot was away
         hides_history(ctx, GROUP)
         lists_members(ctx, OTHER, {OWNER: "owner"}, bot_role="admin")
-        kicks(ctx, GROUP, STRANGER)  # removed before the pack's roster is posted there
+        kicks(ctx, GROUP, STRANGER)  # removed before the pack is named there
         says(ctx, DIRECTOR, f"群 {GROUP} 里有不属于任何队伍的人，已移出：{STRANGER}")
         says(ctx, DIRECTOR, f"群 {OTHER} 已移出群池：群里有我无法移出的人：{OWNER}（群主）。处理后可发送“群池 添加 {OTHER} 二群”重新加入。")
         for name, qq, _ in PLAYERS:
@@ -100,7 +100,6 @@ async def test_at_the_start_a_free_group_is_emptied_before_any_team_is_named_in_
         renames(ctx, GROUP, "[M131]粽子·狼群")
         for name in WOLVES:
             says(ctx, QQ[name], f"你属于【狼群】，成员：{TEAM}。请申请加入QQ群 {GROUP}，我会通过你的申请。")
-        posts(ctx, GROUP, f"【狼群】成员：{TEAM}")
         says(ctx, DIRECTOR, promised(t.row))
         says(ctx, DIRECTOR, STARTED)
     assert await pool() == [str(GROUP)]
@@ -129,7 +128,6 @@ async def test_one_refused_member_list_at_the_start_is_asked_again(app: App, ban
         renames(ctx, GROUP, "[M131]粽子·狼群")
         for name in WOLVES:
             says(ctx, QQ[name], f"你属于【狼群】，成员：{TEAM}。请申请加入QQ群 {GROUP}，我会通过你的申请。")
-        posts(ctx, GROUP, f"【狼群】成员：{TEAM}")
         says(ctx, DIRECTOR, promised(t.row))
         says(ctx, DIRECTOR, STARTED)
     assert await pool() == [str(GROUP), str(OTHER)]

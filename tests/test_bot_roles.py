@@ -169,3 +169,48 @@ async def test_two_co_directors_opening_the_day_at_once_open_it_once(app: App, b
     assert await second == "未执行：你发出这条指令时是第1夜，现在已是第1天（另一条指令先执行了）。请确认现在的情况后再发送。"
     assert (t.game.state.phase, t.game.state.day_no) == ("day", 1)
     await drain()
+
+
+async def test_two_co_directors_giving_the_same_card_at_once_give_it_once(app: App, banshabot):
+    """Both see 菠萝 without a card and send 发牌 黄牌 菠萝 at the same moment, in the same phase: the
+    first is taken, the second was sent against a game without that card (applied, it would make the
+    yellow card a red one and send 菠萝 out) and is refused, though the phase is the same."""
+    import asyncio
+
+    from bot_helpers import night_one, quiet_night
+
+    from service import director as directing
+    from service import handling
+
+    service = banshabot.service
+    t = await running_game(service)
+    t.row.directors = [str(DIRECTOR), str(CO_DIRECTOR)]
+    await t.row.save()
+    await night_one(service, t)
+    await quiet_night(service, t)
+
+    async def friends() -> set[str]:
+        return set()
+
+    async def cards(qq: int) -> str:
+        handling.begin(None, ("private", str(qq)))
+        return await directing.handle(service, str(qq), "发牌 黄牌 菠萝", friends)
+
+    async def waiting(n: int) -> None:
+        while len(t.lock._waiters or ()) < n:
+            await asyncio.sleep(0.005)
+
+    async with t.lock:  # both read the game as it is now, then wait their turn
+        first = asyncio.create_task(cards(DIRECTOR))
+        await asyncio.wait_for(waiting(1), 5)
+        second = asyncio.create_task(cards(CO_DIRECTOR))
+        await asyncio.wait_for(waiting(2), 5)
+    assert (await first).startswith("已执行")
+    assert await second == (f"未执行：你发出这条指令后，导演（QQ {DIRECTOR}）的指令先执行了，游戏已经变化。"
+                            "请发送“状态”确认现在的情况后再发送。")
+    assert t.game.state.player("菠萝").cards["黄牌"] == 1 and t.game.state.player("菠萝").alive
+    await drain()
+    # one of his own after another's was taken is applied: he sent it against the game as it now is
+    handling.begin(None, ("private", str(CO_DIRECTOR)))
+    assert (await directing.handle(service, str(CO_DIRECTOR), "发牌 蓝牌 菠萝", friends)).startswith("已执行")
+    await drain()

@@ -366,8 +366,6 @@ class Table:
         for name in PACK:
             note = await self.told(name, str(self.group))
             assert "狼群" in note and all(f"{SEAT[n]}号 {n}" in note for n in PACK), note
-        roster = await self.sim.wait_for(("group", self.group), "狼群")
-        assert all(f"{SEAT[n]}号 {n}" in roster for n in PACK), roster
         await self.sim.wait_call("set_group_name", lambda p: p["group_id"] == self.group)
         assert self.sim.groups[self.group].name != group_name and "狼群" in self.sim.groups[self.group].name
         assert not self.sim.groups[self.group].history_visible  # the pack reads nothing from before it joined
@@ -377,6 +375,9 @@ class Table:
         await self.sim.wait_until(lambda: all(f in self.sim.answered_requests for f in flags), WAIT, "join requests answered")
         assert all(self.sim.answered_requests[f]["approve"] is True for f in flags)
         await self.sim.wait_until(lambda: self.sim.groups[self.group].members == {QQ[n] for n in PACK}, WAIT, "the pack in its group")
+        # the roster is posted once the whole pack is in (nobody would read it in the empty group)
+        roster = await self.sim.wait_for(("group", self.group), "狼群")
+        assert all(f"{SEAT[n]}号 {n}" in roster for n in PACK), roster
 
     async def to_night_one(self, title: str, group_name: str) -> None:
         """A table set up, the pack in its group, the half-blood with the wolves, and the doors shut."""

@@ -412,3 +412,36 @@ def test_the_day_after_the_birthday_the_count_names_the_ransoms_extra_vote():
     assert text.startswith("第3天放逐投票结果：\n2号 乙 3.5票、8号 辛 2票\n结果：2号 乙\n票型：\n2号 乙 → 8号 辛（2票）\n"
                            "8号 辛 → 2号 乙（2.5票）\n17号 午 → 2号 乙\n")
     assert text.endswith("\n计票说明：警长 8号 辛 的票计为2.5票；2号 乙 <绑票>：投票多计一票")
+
+
+def test_sisters_whose_private_ballots_differ_are_told_before_closing_and_the_summary_marks_no_pair():
+    """<默契>: "两姐妹不能弃票，且必须投票给同一名角色" (辰 and 巳). Told privately the moment their ballots differ,
+    they may still change; left as they are, both are void in the count, listed as any void ballot, and
+    the 私聊投票汇总 ("汇总所有玩家的投票及理由") gives every ballot with its reason and no mark that
+    would show the thread the pair."""
+    g, _ = to_day_two("猎人的愤怒")
+    run(g, Act("丑", "猎人的愤怒", "戊"))
+    outs = run(g, Act("辰", "投票", "午", text="跟票"))
+    assert notices(outs, "player:巳") == []  # nothing differs yet
+    outs = run(g, Act("巳", "投票", "甲", text="狼王"))
+    warned = "注意：两姐妹<默契>：必须投票给同一名角色，两票不同，均无效。关门时仍是如此，这张票就不计入（公示的计票只列为无效票，不写原因）；关门前改票即可。"
+    assert notices(outs, "player:辰") == [warned]
+    assert notices(outs, "player:巳")[-1] == warned
+    outs = run(g, Act("乙", "投票", "午", text="跟票"), CloseDay())
+    summary = next(t for t in notices(outs, "public") if "私聊投票汇总" in t)
+    assert summary == "第2天私聊投票汇总：\n15号 辰 → 17号 午：跟票\n16号 巳 → 1号 甲：狼王\n2号 乙 → 17号 午：跟票"
+    count = next(t for t in notices(outs, "public") if "放逐投票结果" in t)
+    assert "无效票：15号 辰、16号 巳\n" in count + "\n" and "默契" not in count
+
+
+def test_on_a_private_vote_day_the_reminder_points_to_the_director_and_skips_who_has_voted():
+    """"并在投票结束前一个半至两个小时之间提醒玩家投票": two hours before 关门; on a day the ballots go to the
+    director privately, whoever has sent his is not reminded, and the rest are told how to send one."""
+    g, outs = to_day_two("猎人的愤怒")
+    assert starts(outs)["提醒投票:day2"].anchor == "close" and starts(outs)["提醒投票:day2"].minutes == -120
+    run(g, Act("丑", "猎人的愤怒", "戊"), Act("甲", "投票", "午", text="他很可疑"))
+    outs = run(g, Timeout("提醒投票:day2"))
+    reminded = {a.removeprefix("player:") for a, _ in ((n.audience, n.text) for n in outs[0].events
+                                                       if getattr(n, "audience", "").startswith("player:"))}
+    assert "甲" not in reminded and "戊" not in reminded and "乙" in reminded
+    assert notices(outs, "player:乙") == ["提醒投票：今天的放逐投票在关门时截止（约2小时后），请私聊我投票：发送“投票 角色 理由”。"]

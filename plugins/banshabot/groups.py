@@ -21,7 +21,7 @@ async def in_group(bot: Bot, event: GroupMessageEvent) -> None:
     group = str(event.group_id)
     key = message_key(bot.self_id, "group", group, event.message_id, event.raw_message)
     async with answer_failure(bot, ("group", group)):
-        if not await service.handling(key, origin=("group", group)):
+        if not await service.handling(key, time=event.time, origin=("group", group)):
             return
         await playing.in_group(service, group, event.get_user_id(), plain(event), key)
 

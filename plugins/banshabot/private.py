@@ -64,7 +64,7 @@ async def private(bot: Bot, event: PrivateMessageEvent, director: bool) -> None:
     qq, text = event.get_user_id(), plain(event)
     key = message_key(bot.self_id, "private", qq, event.message_id, event.raw_message)
     async with answer_failure(bot, ("private", qq)):
-        if not await service.handling(key, origin=("private", qq)):
+        if not await service.handling(key, time=event.time, origin=("private", qq)):
             return  # OneBot delivered the same message again (or is delivering it right now)
         if director:
             if text.strip() == "版本":

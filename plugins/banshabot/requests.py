@@ -55,7 +55,11 @@ async def _(bot: Bot, event: GroupIncreaseNoticeEvent) -> None:
     group, qq = str(event.group_id), event.get_user_id()
     key = event_key(bot.self_id, "joined", group, f"{qq}:{event.time}")
     fresh = await service.handling(key)
-    if qq == bot.self_id or await groups.may_join(group, qq):
+    if qq == bot.self_id:
+        return
+    if await groups.may_join(group, qq):
+        if fresh:  # the roster is posted once the team is in
+            await groups.member_joined(service, group, qq)
         return
     # a join notice carries no id: the same notice again and a second join in the same second look
     # alike. Asked again, the member list tells them apart (unread, he is removed anyway)

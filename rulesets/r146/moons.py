@@ -767,6 +767,19 @@ def private_ballot(g: Game, actor: Player, target, reason: str | None) -> None:
     day.private_ballots[actor.name] = (t, why)  # a changed ballot counts as posted when it was changed
     shown = t if t == "弃权" else g.label(g.state.player(t))
     g.tell(f"player:{actor.name}", f"已{'改为' if changed else '收到'}：投票 {shown}（理由：{why}）。关门前可以改票：重新发送即可。")
+    tacit_warning(g, actor.name)
+
+
+def tacit_warning(g: Game, voter: str) -> None:
+    """A ballot that breaks a joint rule as the ballots now stand (146: the sisters' <默契>) is told to
+    those it binds at once, while they may still change: at 关门 their ballots would be void, and the
+    count would show the thread a void pair (docs/rules-146.md, reading 16)."""
+    day = g.state.day
+    problems = g.rules.joint_problems(g, "exile", [(v, t) for v, (t, _) in day.private_ballots.items()])
+    if voter not in problems:
+        return
+    for name, problem in problems.items():
+        g.tell(f"player:{name}", f"注意：{problem}。关门时仍是如此，这张票就不计入（公示的计票只列为无效票，不写原因）；关门前改票即可。")
 
 
 def count_private(g: Game) -> None:
@@ -776,16 +789,18 @@ def count_private(g: Game) -> None:
         g.count(Ballots("exile", tuple((voter, t) for voter, (t, _) in day.private_ballots.items()), whole=True))
 
 
-def publish_private(g: Game, kind: str, counted: list) -> None:
+def publish_private(g: Game, kind: str) -> None:
     # "统计投票阶段，法官会汇总所有玩家的投票及理由，并公示在投票贴中"
     day = g.state.day
     if kind != "exile" or not day.private_votes or not day.private_ballots:
         return
-    valid = {voter for voter, _, _ in counted}
+    # every ballot as cast, with its reason, and nothing more: which of them counted is the count's,
+    # published beside it, where a void ballot is listed as every count lists one (a mark here would
+    # show the thread the sisters' pair: docs/rules-146.md, reading 16)
     lines = []
     for voter, (t, why) in day.private_ballots.items():
         shown = t if t == "弃权" else g.label(g.state.player(t))
-        lines.append(f"{g.label(g.state.player(voter))} → {shown}：{why}" + ("" if voter in valid else "（无效）"))
+        lines.append(f"{g.label(g.state.player(voter))} → {shown}：{why}")
     g.tell("public", f"第{g.state.day_no}天私聊投票汇总：\n" + "\n".join(lines))
 
 

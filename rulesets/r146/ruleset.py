@@ -306,6 +306,9 @@ class R146(Ruleset):
     red_cards_to_lose = None
     # "游戏状态满足某阵营胜利条件之一，游戏立即结束" … "宣布阵营获得胜利会立即终止一切结算。"
     judge_each_death = True
+    # "并在投票结束前一个半至两个小时之间提醒玩家投票": at the start of that window, two hours before 关门, so that a
+    # reminder sent a little late still falls inside it (docs/rules-*.md)
+    vote_reminder = TimeLimit("close", -120, "导演会在投票结束前一个半至两个小时之间提醒玩家投票。")
     limits = {
         "night": TimeLimit("close", 60, "关门一个小时后，预言家、医生、吉普赛人未与导演取得联系，均为放弃夜晚行动。狼队/黑情侣在关门一个小时后仍未提交刀人目标，视为放弃出刀"),
         "feedback": TimeLimit("now", 30, "女巫<通灵>、猎人<最后一枪>收到反馈后半小时，仍未给导演答复，视为放弃技能行使。"),
@@ -531,7 +534,7 @@ class R146(Ruleset):
         moons.closing(g)
 
     def counted(self, g: Game, kind: str, ballots: list, result: str | None) -> None:
-        moons.publish_private(g, kind, ballots)
+        moons.publish_private(g, kind)
         moons.second_round(g, kind, result)
         day = g.state.day
         if kind == "exile" and day.counted.count("exile") >= day.rounds.get("exile", 1):
