@@ -512,7 +512,7 @@ async def test_a_whole_m131_game_over_onebot(bots, kinds_of_database):
             "13楼 丑", "投票对象：丙", "投票理由：跟乙",
             "14楼 寅", "投票对象：丙", "投票理由：好人",
         ])
-        tally = await t.director("竞选\n" + posts, "计票")
+        tally = await t.director("竞选\n" + posts, "计票完成")
         assert "结果：3号 丙" in tally and "3号 丙 7票" in tally and "4号 丁 3票" in tally, tally
         assert "无效" in tally and "己" in tally, tally
         t.by_director("竞选 乙:丙 丙:丙 丁:丁 戊:丙 庚:丙 辛:丁 壬:丙（改票，原投丁） 癸:弃权 子:丁 丑:丙 寅:丙")
@@ -549,7 +549,7 @@ async def test_a_whole_m131_game_over_onebot(bots, kinds_of_database):
             t.problems.append("a director's message delivered twice (same message id) was executed twice: 己 got 蓝牌2")
         elif "蓝牌1" not in status:
             t.problems.append(f"状态 does not show 己's 蓝牌: {status}")
-        tally = await t.director("投票 乙:丁 丙:丁 戊:丁 己:丁 庚:丁 壬:丁 癸:丁 丑:丁 寅:丁 丁:乙 辛:乙 子:乙", "计票")
+        tally = await t.director("投票 乙:丁 丙:丁 戊:丁 己:丁 庚:丁 壬:丁 癸:丁 丑:丁 寅:丁 丁:乙 辛:乙 子:乙", "计票完成")
         assert "结果：4号 丁" in tally and "4号 丁 9.5票" in tally and "2号 乙 3票" in tally, tally
         t.by_director("投票 乙:丁 丙:丁")
         await t.told("丁", "遗言")
@@ -587,7 +587,7 @@ async def test_a_whole_m131_game_over_onebot(bots, kinds_of_database):
         t.by_director("开门")
         morning = await t.director_told("昨晚出局")
         assert "平安夜" in morning and "前一天投票出局：4号 丁" in morning, morning
-        tally = await t.director("投票 乙:辛 丙:辛 戊:辛 己:辛 庚:辛 壬:辛 癸:辛 丑:辛 寅:辛 辛:乙 子:乙", "计票")
+        tally = await t.director("投票 乙:辛 丙:辛 戊:辛 己:辛 庚:辛 壬:辛 癸:辛 丑:辛 寅:辛 辛:乙 子:乙", "计票完成")
         assert "结果：8号 辛" in tally, tally
         t.by_director("投票 乙:辛")
 
@@ -625,7 +625,7 @@ async def test_a_whole_m131_game_over_onebot(bots, kinds_of_database):
         handed = await t.director_told("警徽")
         assert "5号 戊" in handed, handed
         t.act("丙", "殉职 5")
-        tally = await t.director("投票 乙:子 戊:子 己:子 庚:子 壬:子 癸:子 丑:子 寅:子 子:乙", "计票")
+        tally = await t.director("投票 乙:子 戊:子 己:子 庚:子 壬:子 癸:子 丑:子 寅:子 子:乙", "计票完成")
         assert "结果：11号 子" in tally and "11号 子 8.5票" in tally, tally
         t.by_director("投票 乙:子 戊:子")
         final = await t.director_told("获胜")
@@ -766,14 +766,14 @@ async def test_the_bot_survives_sigkill_in_the_middle_of_a_night(bots, kinds_of_
         # --- the rest of the game -----------------------------------------------------------------------------
         await t.director("开门")
         t.by_director("开门")
-        tally = await t.director("竞选 甲:丁 丁:丁 辛:丁 子:丁 丑:丁 乙:丙 丙:丙 戊:丙 己:弃权 庚:弃权 壬:弃权 癸:弃权", "计票")
+        tally = await t.director("竞选 甲:丁 丁:丁 辛:丁 子:丁 丑:丁 乙:丙 丙:丙 戊:丙 己:弃权 庚:弃权 壬:弃权 癸:弃权", "计票完成")
         assert "结果：4号 丁" in tally, tally
         t.by_director("竞选 甲:丁")
         morning = await t.director_told("当日警长")
         assert "13号 寅" in morning and "4号 丁" in morning, morning
         await t.director("开门")
         t.by_director("开门")
-        tally = await t.director("投票 甲:乙 丁:乙 辛:乙 子:乙 丑:乙 乙:丁 丙:丁 戊:丁 己:乙 庚:弃权 壬:弃权 癸:弃权", "计票")
+        tally = await t.director("投票 甲:乙 丁:乙 辛:乙 子:乙 丑:乙 乙:丁 丙:丁 戊:丁 己:乙 庚:弃权 壬:弃权 癸:弃权", "计票完成")
         assert "结果：2号 乙" in tally, tally
         t.by_director("投票 甲:乙")
         await t.director("关门")
