@@ -6,11 +6,13 @@ so a ruleset that loads is one whose names all exist, whose counts add up and wh
 """
 from __future__ import annotations
 
+import re
 import sys
+from fractions import Fraction
 from pathlib import Path
 
 from .library import IDENTITY, OFFICE, SKILL, TEAM_SKILL, entries
-from .rulefile import CONDITIONS, FileProblem, FileRuleset, RuleFileError, code_module, read
+from .rulefile import CONDITIONS, TIES, FileProblem, FileRuleset, RuleFileError, code_module, read
 
 TOP = {"id": "规则帖编号", "title": "标题", "version": "规则版本", "players": "人数", "factions": "阵营与胜负条件",
        "identities": "身份配置", "skills": "多个身份共有的技能", "teams": "群与阵营技能", "phases": "阶段",
@@ -21,7 +23,7 @@ TOP = {"id": "规则帖编号", "title": "标题", "version": "规则版本", "p
        "secret_causes": "不公示的出局原因", "code": "本帖独有的代码", "judging": "胜负的判定方式",
        "ties": "平票规则", "hook_order": "出局时各身份结算的先后"}
 REQUIRED = ("id", "title", "players", "factions", "identities", "phases")
-KINDS = {"identities": IDENTITY, "skills": SKILL, "teams": TEAM_SKILL, "sheriff": OFFICE}
+ANCHORS = ("close", "now", "open", "clock", "opened")
 
 
 class Checker:
@@ -33,6 +35,19 @@ class Checker:
         key = ".".join(path)
         line = next((self.lines[path[:i]] for i in range(len(path), -1, -1) if path[:i] in self.lines), None)
         self.problems.append(FileProblem(key, line, text))
+
+    def text(self, path: tuple, value) -> bool:
+        if not isinstance(value, str) or not value:
+            self.bad(path, "应是一个名称（文字）")
+            return False
+        return True
+
+    def names(self, path: tuple, value) -> list[str]:
+        """A list of names, each checked: the ones that are names."""
+        if not isinstance(value, list):
+            self.bad(path, "应是一个名称的列表（如 [甲, 乙]）")
+            return []
+        return [v for i, v in enumerate(value, 1) if self.text(path + (i,), v)]
 
     def mapping(self, path: tuple, value) -> bool:
         if not isinstance(value, dict):
@@ -50,6 +65,8 @@ class Checker:
         """A library entry a file names (`library:`) with its parameters; the entry, or None."""
         lib = entries()
         name = spec.get("library", default)
+        if not self.text(path + (("library",) if "library" in spec else ()), name):
+            return None
         e = lib.get(name)
         if e is None:
             near = [n for n, x in lib.items() if x.kind == kind]
@@ -61,9 +78,11 @@ class Checker:
             return None
         params = spec.get("params") or {}
         if self.mapping(path + ("params",), params):
-            for k in params:
+            for k, v in params.items():
                 if k not in e.params:
                     self.bad(path + ("params", k), f"「{name}」没有参数「{k}」（它的参数：{'、'.join(e.params) or '无'}）")
+                elif not e.params[k].takes(v):
+                    self.bad(path + ("params", k), f"参数「{k}」的值不合用：{e.params[k].about}（默认：{e.params[k].default!r}）")
             for k, p in e.params.items():
                 if p.required and k not in params:
                     self.bad(path + ("params",), f"「{name}」须给出参数「{k}」：{p.about}")
@@ -89,15 +108,18 @@ class Checker:
                 return self.problems
         factions = d["factions"] if self.mapping(("factions",), d["factions"]) else {}
         roles = d["identities"] if self.listing(("identities",), d["identities"]) else []
-        names = [r.get("name") for r in roles if isinstance(r, dict)]
-        teams = {r.get("team") for r in roles if isinstance(r, dict) and r.get("team")}
+        roles = [r if self.mapping(("identities", i), r) else {} for i, r in enumerate(roles, 1)]
+        for i, r in enumerate(roles, 1):
+            for k in ("name", "faction", "team", "hidden_as", "summary"):
+                if r.get(k) is not None and not self.text(("identities", i, k), r[k]):
+                    r[k] = None
+        names = [r.get("name") for r in roles]
+        teams = {r.get("team") for r in roles if r.get("team")}
         total = 0
         for i, r in enumerate(roles, 1):
             path = ("identities", i)
-            if not self.mapping(path, r):
-                continue
             for k in ("name", "faction", "count"):
-                if k not in r:
+                if r.get(k) is None:
                     self.bad(path, f"身份缺少「{k}」")
             if r.get("faction") is not None and r.get("faction") not in factions:
                 self.bad(path + ("faction",), f"阵营「{r.get('faction')}」不在 factions 中")
@@ -113,15 +135,46 @@ class Checker:
                 p.key.startswith("identities") and ".count" in p.key for p in self.problems):
             self.bad(("players",), f"各身份人数之和为 {total}，与人数 {d['players']} 不符")
         self.skills(d, names)
+        self.shapes(d)
         self.win_and_loss(factions, names, teams)
         self.orders(d)
         return self.problems
+
+    def shapes(self, d: dict) -> None:
+        """The plain settings have the shape they are read in."""
+        phases = d["phases"]
+        if self.mapping(("phases",), phases) and phases.get("first") not in ("night", "day"):
+            self.bad(("phases", "first"), "首个阶段应是 night（夜晚）或 day（白天）")
+        for key in ("sheriff", "votes", "cards", "last_words", "night", "teams", "ties", "surrender"):
+            if key in d and d[key] is not None:
+                self.mapping((key,), d[key])
+        sheriff = d.get("sheriff") or {}
+        if isinstance(sheriff, dict) and "weight" in sheriff:
+            try:
+                Fraction(str(sheriff["weight"]))
+            except (ValueError, ZeroDivisionError):
+                self.bad(("sheriff", "weight"), "警长票数应是数或分数（如 3/2）")
+        for kind, rule in (d.get("ties") or {}).items() if isinstance(d.get("ties"), dict) else ():
+            if rule not in TIES:
+                self.bad(("ties", kind), f"平票规则应是以下之一：{'、'.join(TIES)}")
+        limits = d.get("limits") or {}
+        if self.mapping(("limits",), limits):
+            for key, v in limits.items():
+                if not (isinstance(v, dict) and v.get("anchor") in ANCHORS and isinstance(v.get("minutes"), int) and "text" in v):
+                    self.bad(("limits", key), f"时限应写作 {{anchor: {'|'.join(ANCHORS)}, minutes: 分钟数, text: 原话}}")
+        length = d.get("day_length")
+        if length is not None and not (isinstance(length, dict) and re.fullmatch(r"\d{1,2}:\d{2}", str(length.get("at", "")))
+                                       and isinstance(length.get("days"), int) and "weekend" in length and "text" in length):
+            self.bad(("day_length",), "讨论日长短应写作 {days: 天数, at: \"21:00\", weekend: true|false, text: 原话}")
+        for key in ("night_order", "settlement", "deadline_rules", "secret_causes", "hook_order"):
+            if key in d:
+                self.listing((key,), d[key])
 
     def skills(self, d: dict, names: list) -> None:
         for i, s in enumerate(d.get("skills") or [], 1):
             path = ("skills", i)
             if self.mapping(path, s) and self.entry(path, s, SKILL):
-                for h in s.get("holders") or []:
+                for h in self.names(path + ("holders",), s.get("holders") or []):
                     if h not in names:
                         self.bad(path + ("holders",), f"「{h}」不是本帖的身份")
                 if not s.get("holders"):
@@ -159,10 +212,10 @@ class Checker:
                 if arg.get("faction") not in self.data["factions"]:
                     self.bad(path + (kind, "faction"), f"阵营「{arg.get('faction')}」不在 factions 中")
                 arg = arg.get("roles") or []
-            for role in arg if isinstance(arg, list) else [arg]:
+            for role in self.names(path + (kind,), arg if isinstance(arg, list) else [arg]):
                 if role not in names:
                     self.bad(path + (kind,), f"「{role}」不是本帖的身份")
-        if kind == "team_out" and arg not in teams:
+        if kind == "team_out" and not (isinstance(arg, str) and arg in teams):
             self.bad(path + (kind,), f"「{arg}」不是本帖的群")
 
     def orders(self, d: dict) -> None:
@@ -171,11 +224,15 @@ class Checker:
         if self.problems:
             return  # the parts cannot be made from a file with wrong names
         try:
-            rules = self.ruleset_class(d, "")
-        except (KeyError, TypeError, ValueError) as exc:
-            self.bad((), f"无法按本文件组成规则：{exc!r}")
+            rules = self.ruleset_class(d)
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            # a shape no check above foresaw: named as Python names it, still without a traceback
+            self.bad((), f"无法按本文件组成规则（{type(exc).__name__}：{exc}）")
             return
-        owned = {s for p in rules.parts for s in p.slots}
+        owned = {s for p in rules.parts for s in p.slots if isinstance(s, str)}
+        for key in ("night_order", "settlement"):
+            if self.names((key,), d.get(key) or []) != (d.get(key) or []):
+                return
         for i, slot in enumerate(d.get("night_order") or [], 1):
             if slot not in owned:
                 self.bad(("night_order", i), f"夜晚行动「{slot}」不属于本帖任何身份或群（本帖的夜晚行动：{'、'.join(owned) or '无'}）")
@@ -195,16 +252,16 @@ class Checker:
                 seen[word] = s.name
         for p in rules.parts:
             for k, v in p.p.items():
-                if k == "limit" and v is not None and v not in rules.limits:
+                if k == "limit" and isinstance(v, str) and v not in rules.limits:
                     self.bad(("limits",), f"<{p.name}>用到的时限「{v}」不在 limits 中")
 
 
-def load_text(text: str, where: str) -> FileRuleset:
+def load_text(text: str) -> FileRuleset:
     data, lines = read(text)
     checker = Checker(data, lines)
     if problems := checker.run():
         raise RuleFileError(problems)
-    return checker.ruleset_class(data, where)
+    return checker.ruleset_class(data)
 
 
 def load(path: Path) -> FileRuleset:
@@ -212,7 +269,7 @@ def load(path: Path) -> FileRuleset:
         text = Path(path).read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
         raise RuleFileError([FileProblem("", None, f"无法读取 {path}：{exc}")])
-    return load_text(text, str(path))
+    return load_text(text)
 
 
 def main(path: str) -> int:

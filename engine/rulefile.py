@@ -4,8 +4,8 @@
 so `python -m engine check` can point a director at it. The format is described in docs/rule-files.md;
 `FileRuleset` is the one ruleset class every file becomes: its declarations come from the file, its
 hooks call the library parts (engine/library/) the file names, in the file's night order and settlement
-order. What a post has that no library entry can say is code registered by name (`CODE`) and named
-from the file's `code:` key (154's hidden 宁采臣, 146's new moons).
+order. What a post has that no library entry can say is a module of its own that the file's `code:` key
+names (154's hidden 宁采臣: `rulesets/r154_ning.py`): it registers its own entries and its ruleset class.
 """
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from fractions import Fraction
 import yaml
 
 from . import votes
-from .library import HOOKS, IDENTITY, OFFICE, SKILL, TEAM_SKILL, Part, defines, entries
+from .library import HOOKS, TEAM_SKILL, Part, defines, entries
 from .ruleset import DayLength, Quota, Role, Ruleset, TimeLimit
 
 # --- reading a file with the line of every key -------------------------------------------------------
@@ -46,27 +46,31 @@ def _plain(node, path: tuple, lines: dict):
     if isinstance(node, yaml.MappingNode):
         out = {}
         for key_node, value_node in node.value:
-            key = yaml.safe_load(yaml.serialize(key_node)) if not isinstance(key_node, yaml.ScalarNode) else key_node.value
-            lines[path + (str(key),)] = key_node.start_mark.line + 1
-            out[str(key)] = _plain(value_node, path + (str(key),), lines)
+            key = str(_scalar(key_node))
+            lines[path + (key,)] = key_node.start_mark.line + 1
+            out[key] = _plain(value_node, path + (key,), lines)
         return out
     if isinstance(node, yaml.SequenceNode):
         return [_plain(v, path + (str(i + 1),), lines) for i, v in enumerate(node.value)]
-    return yaml.safe_load(yaml.serialize(node))
+    return _scalar(node)
+
+
+def _scalar(node):
+    return yaml.constructor.SafeConstructor().construct_object(node, deep=True)
 
 
 def read(text: str) -> tuple[dict, dict]:
     """The file's data and the line of every key; raises RuleFileError where it is no YAML mapping."""
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
+        data = None if node is None else _plain(node, (), lines := {})
     except yaml.YAMLError as exc:
         # where the construct that is wrong began (an unclosed "[") or, failing that, where it was noticed
         mark = getattr(exc, "context_mark", None) or getattr(exc, "problem_mark", None)
         raise RuleFileError([FileProblem("", mark.line + 1 if mark else None, f"不是有效的 YAML（{getattr(exc, 'problem', exc)}）")])
-    if not isinstance(node, yaml.MappingNode):
+    if not isinstance(data, dict):
         raise RuleFileError([FileProblem("", 1, "文件应是一个以“键: 值”写成的映射")])
-    lines: dict = {}
-    return _plain(node, (), lines), lines
+    return data, lines
 
 
 # --- code a file may name ---------------------------------------------------------------------------
@@ -82,8 +86,7 @@ def code_module(name: str):
 class FileRuleset(Ruleset):
     """A rule post made of library parts, as its file declares it."""
 
-    def __init__(self, data: dict, where: str):
-        self.data, self.where = data, where
+    def __init__(self, data: dict):
         self.id = str(data["id"])
         self.version = int(data.get("version", 1))
         self.title = data["title"]

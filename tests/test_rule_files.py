@@ -24,7 +24,7 @@ def _engine(*args: str) -> subprocess.CompletedProcess:
                           encoding="utf-8", timeout=60)
 
 
-@pytest.mark.parametrize("ruleset_id", ["M131"])
+@pytest.mark.parametrize("ruleset_id", ["M131", "154"])
 def test_a_post_made_a_file_plays_what_its_module_played(ruleset_id):
     """The snapshot a game keeps (engine/snapshot.py), taken from the module before it became a file: a game
     started then finds nothing changed and goes on."""
@@ -35,7 +35,9 @@ def test_a_post_made_a_file_plays_what_its_module_played(ruleset_id):
 
 
 def test_every_shipped_file_checks():
-    assert FILES
+    import rulesets
+
+    assert FILES and not rulesets.LEFT_OUT
     for path in FILES:
         proc = _engine("check", str(path))
         assert proc.returncode == 0, proc.stderr
@@ -91,7 +93,7 @@ def test_a_file_that_is_no_mapping_or_unreadable_is_answered_too(tmp_path):
 def test_a_wrong_file_never_loads():
     text = M131_FILE.read_text(encoding="utf-8").replace("players: 13", "players: 12")
     with pytest.raises(RuleFileError) as caught:
-        load_text(text, "test")
+        load_text(text)
     assert "与人数 12 不符" in str(caught.value)
 
 
@@ -104,3 +106,39 @@ def test_roles_lists_the_library_one_entry_a_line():
         assert name in names
     witch = rows[names.index("女巫")]
     assert "<救药>" in witch and "self_save=否" in witch
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
+def test_no_change_of_one_line_makes_the_check_fail_other_than_in_chinese(path):
+    """Every line of a shipped file deleted, or its value replaced by something of another shape: the check
+    either accepts the file or names its problems; it never fails with anything else (a traceback)."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    junk = ["", "5", "[1, 2]", "{a: b}", "null", "\"x\""]
+    for i, line in enumerate(lines):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        variants = ["\n".join(lines[:i] + lines[i + 1:])]
+        if ":" in line:
+            head = line[:line.index(":") + 1]
+            variants += ["\n".join(lines[:i] + [f"{head} {j}"] + lines[i + 1:]) for j in junk]
+        for text in variants:
+            try:
+                load_text(text)
+            except RuleFileError as exc:
+                assert exc.problems and all(p.text for p in exc.problems)
+
+
+def test_a_wrong_file_among_the_posts_is_left_out_and_named(tmp_path, monkeypatch):
+    """A director's file that does not check stops none of the other posts: it is left out, its problems kept."""
+    import rulesets
+
+    bad = tmp_path / "zz-bad.yaml"
+    bad.write_text(M131_FILE.read_text(encoding="utf-8").replace("id: M131", "id: M999").replace("players: 13", "players: 12"),
+                   encoding="utf-8")
+    monkeypatch.setattr(rulesets, "FILES", [*rulesets.FILES, bad])
+    try:
+        ids = [r.id for r in rulesets._loaded()]
+    finally:
+        monkeypatch.undo()
+    assert "M131" in ids and "M999" not in ids
+    assert "与人数 12 不符" in str(rulesets.LEFT_OUT.pop("zz-bad.yaml"))

@@ -30,11 +30,23 @@ IDENTITY, SKILL, TEAM_SKILL, OFFICE = "身份", "技能", "阵营技能", "职�
 
 @dataclass(frozen=True)
 class Param:
-    """One parameter of an entry: its default (None: the file must give it) and what it means, in Chinese."""
+    """One parameter of an entry: its default, what it means in Chinese, whether the file must give it, and
+    the kind of value it takes (by default that of its default; None: any)."""
 
     default: object
     about: str
     required: bool = False
+    kind: type | None = None
+
+    def takes(self, value) -> bool:
+        kind = self.kind or (type(self.default) if self.default is not None else None)
+        if value is None:
+            return not self.required
+        if kind is None:
+            return True
+        if kind is list:
+            return isinstance(value, list) and all(isinstance(v, (str, dict)) for v in value)
+        return isinstance(value, kind) and (kind is bool or not isinstance(value, bool))
 
 
 @dataclass(frozen=True)

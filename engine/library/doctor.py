@@ -13,7 +13,7 @@ from . import IDENTITY, NightSkill, Param, entry
 @entry("江湖郎中", IDENTITY, "夜晚<针灸>一名角色，使其当晚受到的伤害无效；同一角色累计两次空针出局", ("针灸",),
        skill=Param("针灸", "技能在本帖中的名称"),
        aliases=Param(["针"], "简写"),
-       harms=Param(None, "针灸使之无效的伤害：这些夜晚行动（结算步骤）", required=True),
+       harms=Param(None, "针灸使之无效的伤害：这些夜晚行动（结算步骤）", required=True, kind=list),
        empty_to_die=Param(2, "累计几次空针出局"),
        ask=Param("你可以<针灸>一名角色（发送“针灸 座位号”）", "每晚告知他的话"))
 class Doctor(NightSkill):

@@ -20,8 +20,8 @@ def _pair(night: int) -> int:
        suck=Param("吸精", "吸精的技能名称（与女鬼群的技能同名）"),
        action=Param("老妖吸精", "他的吸精作为结算步骤的名称"),
        hide=Param("妖隐", "妖隐的技能名称"),
-       hides_from=Param(None, "妖隐当晚使他不出局的伤害（结算步骤）", required=True),
-       checked_as=Param(None, "妖隐当晚被查验时反馈的阵营", required=True))
+       hides_from=Param(None, "妖隐当晚使他不出局的伤害（结算步骤）", required=True, kind=list),
+       checked_as=Param(None, "妖隐当晚被查验时反馈的阵营", required=True, kind=str))
 class MountainDemon(Part):
     def __init__(self, *args):
         super().__init__(*args)

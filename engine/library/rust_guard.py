@@ -19,7 +19,7 @@ from . import IDENTITY, Param, Part, entry
        aliases=Param(["守护目标", "选"], "选择目标的简写"),
        protect=Param("守护", "守护的技能名称（SCENARIOS.md 所称）"),
        protect_aliases=Param(["守"], "守护的简写"),
-       waits_for=Param(None, "反馈前须已决定的夜晚行动（所有伤害）", required=True))
+       waits_for=Param(None, "反馈前须已决定的夜晚行动（所有伤害）", required=True, kind=list))
 class RustGuard(Part):
     def __init__(self, *args):
         super().__init__(*args)
