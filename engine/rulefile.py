@@ -363,11 +363,17 @@ class FileRuleset(Ruleset):
         standing = [f for f in names if f not in s.lost]
         if s.lost and len(standing) == 1:
             return g.win(standing[0])
-        loses = {f: any(_holds(self, g, f, c) for c in self.factions_rules[f].get("loses_when", ())) for f in standing}
+        loses: dict[str, bool] = {}  # judged once each, when first asked (a win check runs at every publication)
+
+        def lost(f: str) -> bool:
+            if f not in loses:
+                loses[f] = any(_holds(self, g, f, c) for c in self.factions_rules[f].get("loses_when", ()))
+            return loses[f]
+
         # the faction named first wins when two reach their win at once (M131: "若两个阵营同时达到胜利条件，则狼人阵营获胜")
         for f in standing:
             wins = any(_holds(self, g, f, c) for c in self.factions_rules[f].get("wins_when", ()))
-            if wins or all(loses[o] for o in standing if o != f):
+            if wins or all(lost(o) for o in standing if o != f):
                 return g.win(f)
 
     def _losses_first(self, g) -> None:

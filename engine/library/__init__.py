@@ -149,8 +149,13 @@ class Part:
 
     # --- helpers ---------------------------------------------------------------------------------------
     def holder(self, g: "Game") -> "Player | None":
-        """The living holder of this part (an identity one player holds)."""
-        return next((q for q in g.state.players if q.role in self.holders and q.alive), None)
+        """The living holder of this part (an identity one player holds). Asked after every command: a plain
+        loop over the seats, the cheapest way Python has."""
+        holders = self.holders
+        for q in g.state.players:
+            if q.role in holders and q.alive:
+                return q
+        return None
 
     def skill(self, run, name: str, when: str, aliases=(), **kw) -> "Skill":
         from ..ruleset import Skill

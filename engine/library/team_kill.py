@@ -109,7 +109,8 @@ class TeamKill(Part):
             g.tell(f"team:{self.team}", text)
 
     def open_slots(self, g):
-        if not self.acting(g) or not self.members_alive(g):
+        s = g.state
+        if not self.acting(g) or not any(s.player(n).alive for n in s.teams[self.team]):
             return []
         extra = self.granted_tonight(g)
         return [(self.team, slot) for slot in ([self.p["skill"]] + ([extra] if extra else []))

@@ -42,13 +42,13 @@ class Witch(Part):
     def poison(self, g, actor, target) -> None:
         skills.poison(g, actor, target, slot=self.p["slot"])
 
-    def done(self, g) -> bool:
-        w = self.holder(g)
+    def done(self, g, w=None) -> bool:
+        w = w or self.holder(g)
         return w is None or g.decided(w.name, self.p["slot"]) or {"救药", "毒药"} <= w.used
 
     def open_slots(self, g):
         w = self.holder(g)
-        return [(w.name, self.p["slot"])] if w and not self.done(g) else []
+        return [(w.name, self.p["slot"])] if w and not self.done(g, w) else []
 
     def begin_night(self, g) -> None:
         for who, slot in self.open_slots(g):
