@@ -124,6 +124,9 @@ class FileRuleset(Ruleset):
         self.secret_causes = frozenset(data.get("secret_causes", ()))
         self.last_words = data.get("last_words") or {}
         self.factions_rules = data["factions"]
+        # each faction's conditions as (test, its argument), made once: a win check runs at every publication
+        self.wins = {f: _conditions((r or {}).get("wins_when")) for f, r in self.factions_rules.items()}
+        self.loses = {f: _conditions((r or {}).get("loses_when")) for f, r in self.factions_rules.items()}
         self.losses_first = data.get("judging") == "losses_first"
         self.surrender = data.get("surrender") or {}
         self.night_order = list(data.get("night_order", ()))
@@ -363,17 +366,16 @@ class FileRuleset(Ruleset):
         standing = [f for f in names if f not in s.lost]
         if s.lost and len(standing) == 1:
             return g.win(standing[0])
-        loses: dict[str, bool] = {}  # judged once each, when first asked (a win check runs at every publication)
+        loses: dict[str, bool] = {}  # judged once each, when first asked
 
         def lost(f: str) -> bool:
             if f not in loses:
-                loses[f] = any(_holds(self, g, f, c) for c in self.factions_rules[f].get("loses_when", ()))
+                loses[f] = self._holds(g, f, self.loses[f])
             return loses[f]
 
         # the faction named first wins when two reach their win at once (M131: "若两个阵营同时达到胜利条件，则狼人阵营获胜")
         for f in standing:
-            wins = any(_holds(self, g, f, c) for c in self.factions_rules[f].get("wins_when", ()))
-            if wins or all(lost(o) for o in standing if o != f):
+            if self._holds(g, f, self.wins[f]) or all(lost(o) for o in standing if o != f):
                 return g.win(f)
 
     def _losses_first(self, g) -> None:
@@ -382,16 +384,22 @@ class FileRuleset(Ruleset):
         s = g.state
         rules = self.factions_rules
         for f in rules:
-            if f not in s.lost and any(_holds(self, g, f, c) for c in rules[f].get("wins_when", ())):
+            if f not in s.lost and self._holds(g, f, self.wins[f]):
                 return g.win(f)
         for f in rules:
-            if f not in s.lost and any(_holds(self, g, f, c) for c in rules[f].get("loses_when", ())):
+            if f not in s.lost and self._holds(g, f, self.loses[f]):
                 g.lose(f)  # judges the game again: a loss can leave one faction standing
                 if s.phase == "over":
                     return
         left = [f for f in rules if f not in s.lost]
         if len(left) == 1:
             g.win(left[0])
+
+    def _holds(self, g, faction: str, conditions) -> bool:
+        for test, arg in conditions:
+            if test(self, g, faction, arg):
+                return True
+        return False
 
     def surrender_voters(self, g, faction: str) -> list[str]:
         # 投降: the team whose members (dead included) must all agree, or the identities
@@ -461,9 +469,9 @@ def _shared(declared, holders: tuple[str, ...], own):
     return run
 
 
-def _holds(rules, g, faction: str, cond: dict) -> bool:
-    (kind, arg), = cond.items()
-    return CONDITIONS[kind](rules, g, faction, arg)
+def _conditions(written) -> list[tuple]:
+    """A faction's conditions as the file writes them ([{kind: argument}, ...]), as (test, argument)."""
+    return [(CONDITIONS[kind], arg) for cond in written or () for kind, arg in cond.items()]
 
 
 def _role(r: dict) -> Role:

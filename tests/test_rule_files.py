@@ -142,3 +142,27 @@ def test_a_wrong_file_among_the_posts_is_left_out_and_named(tmp_path, monkeypatc
         monkeypatch.undo()
     assert "M131" in ids and "M999" not in ids
     assert "与人数 12 不符" in str(rulesets.LEFT_OUT.pop("zz-bad.yaml"))
+
+
+def _m131_game(text: str):
+    from engine import Act, CloseDay, Game
+
+    names = "甲 乙 丙 丁 戊 己 庚 辛 壬 癸 子 丑 寅".split()
+    roles = ["狼人", "狼人", "狼人", "感染白痴", "预言家", "女巫", "乌鸦", "锈盾守卫", "混血儿", "村民", "村民", "村民", "村民"]
+    g = Game(load_text(text), list(zip(names, roles)), seed=7)
+    for cmd in (Act("壬", "认亲", "癸"), CloseDay(), Act("甲", "杀人", "己")):
+        assert g.apply(cmd).ok
+    return g
+
+
+def test_a_post_that_differs_in_a_parameter_needs_only_its_file():
+    """Another post: "女巫可以自救" and "警长投票记为2.5票" — M131's file with two values changed plays them."""
+    from engine import Act
+
+    text = M131_FILE.read_text(encoding="utf-8")
+    witch = _m131_game(text).apply(Act("己", "救药", "己"))
+    assert not witch.ok and "不能自救" in witch.error
+    other = text.replace("self_save: false", "self_save: true").replace("weight: 3/2", "weight: 5/2")
+    g = _m131_game(other)
+    assert g.apply(Act("己", "救药", "己")).ok
+    assert "2.5票" in g.rules.sheriff_text(g)

@@ -108,6 +108,14 @@ class TeamKill(Part):
                 text += self.p["granted_prompt"].format(team=self.team, extra=extra)
             g.tell(f"team:{self.team}", text)
 
+    def slot_decided(self, g, slot: str) -> bool:
+        # asked after every command by a feedback that waits for the team (通灵): said without building the list
+        if slot != self.p["skill"] and self.granted_tonight(g) != slot:
+            return True  # not open tonight
+        s = g.state
+        return (slot in g.night.actions or g.decided(self.team, slot) or not self.acting(g)
+                or not any(s.player(n).alive for n in s.teams[self.team]))
+
     def open_slots(self, g):
         s = g.state
         if not self.acting(g) or not any(s.player(n).alive for n in s.teams[self.team]):
