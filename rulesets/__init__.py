@@ -1,13 +1,43 @@
-"""One ruleset per rule post, by the game's number in its post."""
+"""One ruleset per rule post, by the game's number in its post.
+
+A post is a data file here (`*.yaml`, docs/rule-files.md) naming identities and skills of the library
+(engine/library/); a post not yet written as a file is a module. A file that does not check is left
+out and each of its problems logged, by key and line (`python -m engine check FILE` names them too), so
+one wrong file a director adds stops no game of the others.
+"""
 from __future__ import annotations
 
+import logging
+from pathlib import Path
+
+from engine.rulecheck import load
+from engine.rulefile import RuleFileError
 from engine.ruleset import Ruleset
 
-from .m131 import M131
 from .r146 import R146
-from .r154 import R154
 
-RULESETS: dict[str, Ruleset] = {r.id: r for r in (M131(), R146(), R154())}
+FILES = sorted(Path(__file__).parent.glob("*.yaml"))
+
+# the order directors have always been shown them in (新游戏's list); a post added later comes after
+SHOWN = ("M131", "146", "154")
+
+# the problems of each file that does not check, by its name
+LEFT_OUT: dict[str, RuleFileError] = {}
+
+
+def _loaded() -> list[Ruleset]:
+    found = []
+    for path in FILES:
+        try:
+            found.append(load(path))
+        except RuleFileError as exc:
+            LEFT_OUT[path.name] = exc
+            logging.getLogger("banshabot.rulesets").error("规则帖文件 %s 未载入：\n%s", path.name, exc)
+    return found
+
+
+RULESETS: dict[str, Ruleset] = {r.id: r for r in sorted((*_loaded(), R146()),
+                                                         key=lambda r: (SHOWN.index(r.id) if r.id in SHOWN else len(SHOWN), r.id))}
 
 
 def get(ruleset_id: str) -> Ruleset | None:

@@ -15,7 +15,7 @@ from nonebug import App
 from bot_helpers import DIRECTOR, QQ, chat, day_two, director_hears, drain, labels, private, running_game, says, unvoted
 from engine import Ballots, CloseDay, OpenDay
 from service.models import DeadlineRow
-from rulesets.m131 import M131
+from rulesets import get as _get_ruleset
 from service.director import _paste
 from service.texts import clock
 from test_bot_146 import does, started
@@ -83,7 +83,7 @@ async def test_m131s_delay_ends_the_speed_up_and_extends_the_day(app: App, bansh
     t = await running_game(service)
     await day_two(service, t)
     await director(app, "关门时间 12-02 21:00", "本日关门时间改为 12-02 21:00，从关门起算的时限随之调整。")
-    cutoff = M131.asks_cutoff.text
+    cutoff = _get_ruleset("M131").asks_cutoff.text
     # requests posted after 18:00, three hours before the end, do not count
     await director(app, "延时 12-02 18:30 果果", f"未执行：延时申请须在 12-02 18:00 前（本日关门 12-02 21:00）：“{cutoff}”"
                                                  "如果这些申请是在那之前发的，请写上时间：“延时 18:00 角色 …”。")

@@ -1,0 +1,291 @@
+"""Checking a rule-post file before it is played: every problem named by its key and line, in Chinese.
+
+`load(path)` returns the ruleset a file makes, or raises `RuleFileError` with every problem found;
+`python -m engine check FILE` prints them (`main`). A file is checked whole before any of it is built,
+so a ruleset that loads is one whose names all exist, whose counts add up and whose factions can lose.
+"""
+from __future__ import annotations
+
+import re
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+from .library import IDENTITY, OFFICE, SKILL, TEAM_SKILL, entries
+from .rulefile import CONDITIONS, TIES, FileProblem, FileRuleset, RuleFileError, code_module, read
+
+TOP = {"id": "规则帖编号", "title": "标题", "version": "规则版本", "players": "人数", "factions": "阵营与胜负条件",
+       "identities": "身份配置", "skills": "多个身份共有的技能", "teams": "群与阵营技能", "phases": "阶段",
+       "sheriff": "警长", "night": "夜晚", "night_order": "夜晚行动顺序", "settlement": "夜晚结算顺序",
+       "last_words": "遗言", "limits": "时限", "deadline_rules": "行动时限原文", "day_length": "讨论日长短",
+       "votes": "投票规则", "cards": "判罚牌", "substitutes": "替补", "surrender": "投降", "announce_order": "公示顺序",
+       "judge_each_death": "每次出局即判定胜负", "teams_known_when_dealt": "发牌时即知群", "harm_word": "伤害的称呼",
+       "secret_causes": "不公示的出局原因", "code": "本帖独有的代码", "judging": "胜负的判定方式",
+       "ties": "平票规则", "hook_order": "出局时各身份结算的先后"}
+REQUIRED = ("id", "title", "players", "factions", "identities", "phases")
+ANCHORS = ("close", "now", "open", "clock", "opened")
+
+
+class Checker:
+    def __init__(self, data: dict, lines: dict):
+        self.data, self.lines, self.problems = data, lines, []
+
+    def bad(self, path: tuple, text: str) -> None:
+        path = tuple(map(str, path))
+        key = ".".join(path)
+        line = next((self.lines[path[:i]] for i in range(len(path), -1, -1) if path[:i] in self.lines), None)
+        self.problems.append(FileProblem(key, line, text))
+
+    def text(self, path: tuple, value) -> bool:
+        if not isinstance(value, str) or not value:
+            self.bad(path, "应是一个名称（文字）")
+            return False
+        return True
+
+    def names(self, path: tuple, value) -> list[str]:
+        """A list of names, each checked: the ones that are names."""
+        if not isinstance(value, list):
+            self.bad(path, "应是一个名称的列表（如 [甲, 乙]）")
+            return []
+        return [v for i, v in enumerate(value, 1) if self.text(path + (i,), v)]
+
+    def mapping(self, path: tuple, value) -> bool:
+        if not isinstance(value, dict):
+            self.bad(path, "应是“键: 值”的映射")
+            return False
+        return True
+
+    def time_limit(self, path: tuple, value) -> None:
+        if not (isinstance(value, dict) and value.get("anchor") in ANCHORS and isinstance(value.get("minutes"), int) and "text" in value):
+            self.bad(path, f"时限应写作 {{anchor: {'|'.join(ANCHORS)}, minutes: 分钟数, text: 原话}}")
+
+    def listing(self, path: tuple, value) -> bool:
+        if not isinstance(value, list):
+            self.bad(path, "应是一个列表（每项以“- ”开头）")
+            return False
+        return True
+
+    def entry(self, path: tuple, spec: dict, kind: str, default: str | None = None):
+        """A library entry a file names (`library:`) with its parameters; the entry, or None."""
+        lib = entries()
+        name = spec.get("library", default)
+        if not self.text(path + (("library",) if "library" in spec else ()), name):
+            return None
+        e = lib.get(name)
+        if e is None:
+            near = [n for n, x in lib.items() if x.kind == kind]
+            self.bad(path + (("library",) if "library" in spec else ()),
+                     f"库中没有{kind}「{name}」（可用的{kind}：{'、'.join(near)}；`python -m engine roles` 列出全部）")
+            return None
+        if e.kind != kind:
+            self.bad(path + ("library",), f"「{name}」是库中的{e.kind}，不能用作{kind}")
+            return None
+        params = spec.get("params") or {}
+        if self.mapping(path + ("params",), params):
+            for k, v in params.items():
+                if k not in e.params:
+                    self.bad(path + ("params", k), f"「{name}」没有参数「{k}」（它的参数：{'、'.join(e.params) or '无'}）")
+                elif not e.params[k].takes(v):
+                    self.bad(path + ("params", k), f"参数「{k}」的值不合用：{e.params[k].about}（默认：{e.params[k].default!r}）")
+            for k, p in e.params.items():
+                if p.required and k not in params:
+                    self.bad(path + ("params",), f"「{name}」须给出参数「{k}」：{p.about}")
+        return e
+
+    def run(self) -> list[FileProblem]:
+        d = self.data
+        for k in d:
+            if k not in TOP:
+                self.bad((k,), f"未知的键（可用的键：{'、'.join(TOP)}）")
+        for k in REQUIRED:
+            if k not in d:
+                self.bad((), f"缺少「{k}」（{TOP[k]}）")
+        if self.problems:
+            return self.problems
+        self.ruleset_class = FileRuleset
+        if "code" in d:
+            # what the post has that no library entry says: its module registers its own entries
+            try:
+                self.ruleset_class = code_module(str(d["code"])).RULESET
+            except (ImportError, AttributeError) as exc:
+                self.bad(("code",), f"无法载入本帖独有的代码「{d['code']}」（{exc}）")
+                return self.problems
+        factions = d["factions"] if self.mapping(("factions",), d["factions"]) else {}
+        roles = d["identities"] if self.listing(("identities",), d["identities"]) else []
+        roles = [r if self.mapping(("identities", i), r) else {} for i, r in enumerate(roles, 1)]
+        for i, r in enumerate(roles, 1):
+            for k in ("name", "faction", "team", "hidden_as", "summary"):
+                if r.get(k) is not None and not self.text(("identities", i, k), r[k]):
+                    r[k] = None
+        names = [r.get("name") for r in roles]
+        teams = {r.get("team") for r in roles if r.get("team")}
+        total = 0
+        for i, r in enumerate(roles, 1):
+            path = ("identities", i)
+            for k in ("name", "faction", "count"):
+                if r.get(k) is None:
+                    self.bad(path, f"身份缺少「{k}」")
+            if r.get("faction") is not None and r.get("faction") not in factions:
+                self.bad(path + ("faction",), f"阵营「{r.get('faction')}」不在 factions 中")
+            if not isinstance(r.get("count", 0), int) or r.get("count", 0) < 1:
+                self.bad(path + ("count",), "人数应是正整数")
+            elif r.get("hidden_as") is None:
+                total += r["count"]
+            if r.get("hidden_as") is not None and r["hidden_as"] not in names:
+                self.bad(path + ("hidden_as",), f"「{r['hidden_as']}」不是本帖的身份")
+            if "name" in r:
+                self.entry(path, r, IDENTITY, r["name"])
+        if isinstance(d["players"], int) and total != d["players"] and not any(
+                p.key.startswith("identities") and ".count" in p.key for p in self.problems):
+            self.bad(("players",), f"各身份人数之和为 {total}，与人数 {d['players']} 不符")
+        self.skills(d, names)
+        self.shapes(d)
+        self.win_and_loss(factions, names, teams)
+        self.orders(d)
+        return self.problems
+
+    def shapes(self, d: dict) -> None:
+        """The plain settings have the shape they are read in."""
+        phases = d["phases"]
+        if self.mapping(("phases",), phases) and phases.get("first") not in ("night", "day"):
+            self.bad(("phases", "first"), "首个阶段应是 night（夜晚）或 day（白天）")
+        for key in ("sheriff", "votes", "cards", "last_words", "night", "teams", "ties", "surrender"):
+            if key in d and d[key] is not None:
+                self.mapping((key,), d[key])
+        sheriff = d.get("sheriff") or {}
+        if isinstance(sheriff, dict) and "weight" in sheriff:
+            try:
+                Fraction(str(sheriff["weight"]))
+            except (ValueError, ZeroDivisionError):
+                self.bad(("sheriff", "weight"), "警长票数应是数或分数（如 3/2）")
+        for kind, rule in (d.get("ties") or {}).items() if isinstance(d.get("ties"), dict) else ():
+            if rule not in TIES:
+                self.bad(("ties", kind), f"平票规则应是以下之一：{'、'.join(TIES)}")
+        limits = d.get("limits") or {}
+        if self.mapping(("limits",), limits):
+            for key, v in limits.items():
+                self.time_limit(("limits", key), v)
+        votes = d.get("votes")
+        if isinstance(votes, dict) and "reminder" in votes:
+            self.time_limit(("votes", "reminder"), votes["reminder"])
+        length = d.get("day_length")
+        if length is not None and not (isinstance(length, dict) and re.fullmatch(r"\d{1,2}:\d{2}", str(length.get("at", "")))
+                                       and isinstance(length.get("days"), int) and "weekend" in length and "text" in length):
+            self.bad(("day_length",), "讨论日长短应写作 {days: 天数, at: \"21:00\", weekend: true|false, text: 原话}")
+        for key in ("night_order", "settlement", "deadline_rules", "secret_causes", "hook_order"):
+            if key in d:
+                self.listing((key,), d[key])
+
+    def skills(self, d: dict, names: list) -> None:
+        for i, s in enumerate(d.get("skills") or [], 1):
+            path = ("skills", i)
+            if self.mapping(path, s) and self.entry(path, s, SKILL):
+                for h in self.names(path + ("holders",), s.get("holders") or []):
+                    if h not in names:
+                        self.bad(path + ("holders",), f"「{h}」不是本帖的身份")
+                if not s.get("holders"):
+                    self.bad(path, "须用 holders 列出持有该技能的身份")
+        for team, t in (d.get("teams") or {}).items():
+            if self.mapping(("teams", team), t):
+                for i, s in enumerate(t.get("skills") or [], 1):
+                    if self.mapping(("teams", team, "skills", i), s):
+                        self.entry(("teams", team, "skills", i), s, TEAM_SKILL)
+        sheriff = d.get("sheriff") or {}
+        if sheriff.get("succession"):
+            self.entry(("sheriff", "succession"), sheriff["succession"], OFFICE)
+
+    def win_and_loss(self, factions: dict, names: list, teams: set) -> None:
+        wins = {f for f, r in factions.items() if isinstance(r, dict) and r.get("wins_when")}
+        for f, r in factions.items():
+            path = ("factions", f)
+            if r is None:
+                r = {}
+            if not self.mapping(path, r):
+                continue
+            for which in ("wins_when", "loses_when"):
+                for i, cond in enumerate(r.get(which) or [], 1):
+                    self.condition(path + (which, i), cond, names, teams)
+            if not r.get("loses_when") and not (wins - {f}):
+                self.bad(path, "该阵营没有判负的条件（loses_when），也没有其他阵营的获胜条件能使它判负")
+
+    def condition(self, path: tuple, cond, names: list, teams: set) -> None:
+        if not isinstance(cond, dict) or len(cond) != 1 or next(iter(cond)) not in CONDITIONS:
+            self.bad(path, f"条件应是以下之一：{'、'.join(CONDITIONS)}")
+            return
+        (kind, arg), = cond.items()
+        if kind == "all_out":
+            if isinstance(arg, dict):
+                if arg.get("faction") not in self.data["factions"]:
+                    self.bad(path + (kind, "faction"), f"阵营「{arg.get('faction')}」不在 factions 中")
+                arg = arg.get("roles") or []
+            for role in self.names(path + (kind,), arg if isinstance(arg, list) else [arg]):
+                if role not in names:
+                    self.bad(path + (kind,), f"「{role}」不是本帖的身份")
+        if kind == "team_out" and not (isinstance(arg, str) and arg in teams):
+            self.bad(path + (kind,), f"「{arg}」不是本帖的群")
+
+    def orders(self, d: dict) -> None:
+        """The night order and the settlement order name only what the file's parts have, and every night
+        slot of theirs is in the night order."""
+        if self.problems:
+            return  # the parts cannot be made from a file with wrong names
+        try:
+            rules = self.ruleset_class(d)
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            # a shape no check above foresaw: named as Python names it, still without a traceback
+            self.bad((), f"无法按本文件组成规则（{type(exc).__name__}：{exc}）")
+            return
+        owned = {s for p in rules.parts for s in p.slots if isinstance(s, str)}
+        for key in ("night_order", "settlement"):
+            if self.names((key,), d.get(key) or []) != (d.get(key) or []):
+                return
+        for i, slot in enumerate(d.get("night_order") or [], 1):
+            if slot not in owned:
+                self.bad(("night_order", i), f"夜晚行动「{slot}」不属于本帖任何身份或群（本帖的夜晚行动：{'、'.join(owned) or '无'}）")
+        for slot in owned - set(d.get("night_order") or []):
+            self.bad(("night_order",), f"夜晚行动「{slot}」没有列入夜晚行动顺序")
+        steps = set(rules.step_of)
+        for i, step in enumerate(d.get("settlement") or [], 1):
+            if step not in steps:
+                self.bad(("settlement", i), f"结算步骤「{step}」不属于本帖任何身份或群（可以结算的：{'、'.join(steps) or '无'}）")
+        for step in steps - set(d.get("settlement") or []):
+            self.bad(("settlement",), f"结算步骤「{step}」没有列入夜晚结算顺序")
+        seen: dict[str, str] = {}
+        for s in rules.skills.values():
+            for word in (s.name, *s.aliases):
+                if word in seen and seen[word] != s.name:
+                    self.bad((), f"「{word}」同时是技能<{seen[word]}>和<{s.name}>的名称或简写")
+                seen[word] = s.name
+        for p in rules.parts:
+            for k, v in p.p.items():
+                if k == "limit" and isinstance(v, str) and v not in rules.limits:
+                    self.bad(("limits",), f"<{p.name}>用到的时限「{v}」不在 limits 中")
+
+
+def load_text(text: str) -> FileRuleset:
+    data, lines = read(text)
+    checker = Checker(data, lines)
+    if problems := checker.run():
+        raise RuleFileError(problems)
+    return checker.ruleset_class(data)
+
+
+def load(path: Path) -> FileRuleset:
+    try:
+        text = Path(path).read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RuleFileError([FileProblem("", None, f"无法读取 {path}：{exc}")])
+    return load_text(text)
+
+
+def main(path: str) -> int:
+    """`python -m engine check FILE`: 0 and a summary when the file is sound, 1 and each problem when not."""
+    try:
+        rules = load(Path(path))
+    except RuleFileError as exc:
+        print(f"{path} 有 {len(exc.problems)} 处问题：", file=sys.stderr)
+        for p in exc.problems:
+            print("  " + str(p), file=sys.stderr)
+        return 1
+    print(f"{path}：{rules.title}，{rules.players}人，{len(rules.roles)}种身份，{len(rules.skills)}个技能，检查通过。")
+    return 0
