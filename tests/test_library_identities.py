@@ -273,3 +273,21 @@ def test_blood_moon_apostle_seals_the_village_the_night_after_his_self_destruct(
     ok(g, CloseDay(), act("狼一", "杀人"), OpenDay(), act("血月使徒", "自爆"), CloseDay())
     refused(g, act("预言家", "预言", "狼一"), "今晚失去了<预言>")
     assert ("预言家", "预言") not in g.rules.awaiting(g)
+
+
+def test_a_check_after_the_magicians_swap_reads_the_other_player():
+    g = game(("魔术师", GOOD, {}), ("预言家", GOOD, {"good": GOOD}), ("通灵师", GOOD, {}))
+    ok(g, CloseDay(), act("魔术师", "交换", ["民一", "狼一"]))
+    out = g.apply(act("预言家", "预言", "民一"))
+    assert feedback(out.events, "预言")[0].result == "非" + GOOD
+    out = g.apply(act("通灵师", "查验", "狼一"))
+    assert feedback(out.events, "查验")[0].result == "村民"
+
+
+def test_a_poisoned_hunter_is_told_at_dawn_that_he_cannot_shoot():
+    g = game(("猎人", GOOD, {}, None, "开枪猎人"), ("女巫", GOOD, WITCH))
+    ok(g, CloseDay(), act("狼一", "杀人"))
+    out = g.apply(act("女巫", "毒药", "猎人"))
+    assert not any("不能<开枪>" in getattr(e, "text", "") for e in out.events)
+    out = g.apply(OpenDay())
+    assert any(getattr(e, "audience", "") == "player:猎人" and "不能<开枪>" in e.text for e in out.events)

@@ -25,12 +25,17 @@ class Gunner(Hunter):
         if p.role not in self.holders:
             return
         if cause in self.p["blocked_by"]:
-            g.tell(f"player:{p.name}", f"你因{cause}出局，不能<{self.p['skill']}>。")
+            # told once his death is public (at 开门 after a night), as the shot would have been asked
+            g.when_public(f"{self.p['skill']}:{cause}", p)
             return
         super().after_death(g, p, cause)
 
     def public(self, g, what, p) -> None:
-        if p.role in self.holders:  # 猎人 and 黑狼王 may share the word 开枪: each asks his own holder
+        if p.role not in self.holders:  # 猎人 and 黑狼王 may share the word 开枪: each asks his own holder
+            return
+        if what.startswith(f"{self.p['skill']}:"):
+            g.tell(f"player:{p.name}", f"你因{what.split(':', 1)[1]}出局，不能<{self.p['skill']}>。")
+        else:
             super().public(g, what, p)
 
     def expire(self, g, pending) -> None:

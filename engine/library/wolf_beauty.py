@@ -31,6 +31,5 @@ class WolfBeauty(NightSkill):
         if p.role not in self.holders or cause in self.p["except_causes"]:
             return
         charmed = g.state.player(p.marks.get(CHARMED, ""))
-        if charmed and charmed.alive:
-            g.tell(f"player:{charmed.name}", f"狼美人出局，你被<{self.p['skill']}>，随之出局。")
+        if charmed and charmed.alive:  # told with his death's publication, by its cause
             g.kill(charmed, self.p["cause"])
