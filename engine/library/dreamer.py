@@ -1,7 +1,7 @@
 """The dream-catcher (摄梦人) of today's 狼人杀: each night he dreams one player, who cannot go out that night; the
 same player dreamed two nights running goes out; where the dreamer goes out at night, his dreamer goes with him.
 
-Usual post: "摄梦：每晚必须选择一名其他角色入梦，该角色当晚不会出局（免疫夜间伤害）；若连续两晚选择同一名角色，该角色
+Usual post: "摄梦：每晚可以选择一名其他角色入梦，该角色当晚不会出局（免疫夜间伤害）；若连续两晚选择同一名角色，该角色
 出局（梦死）。摄梦人在夜晚出局时，当晚的入梦者随之出局。" `protects_from`: the night's harms the dream stops, by
 settlement step; `linked`: the dreamed goes out with him.
 """
@@ -21,7 +21,7 @@ TWICE = "摄梦:连续"  # carry: the night on which tonight's dream is the seco
        twice_dies=Param(True, "连续两晚入梦同一名角色时，该角色出局"),
        linked=Param(True, "摄梦人在夜晚出局时，入梦者随之出局"),
        cause=Param("梦死", "入梦者因此出局的原因"),
-       ask=Param("你须<摄梦>一名其他角色（发送“摄梦 座位号”）：他今晚不会出局；连续两晚同一人则他出局", "每晚告知他的话"))
+       ask=Param("你可以<摄梦>一名其他角色（发送“摄梦 座位号”）：他今晚不会出局；连续两晚同一人则他出局", "每晚告知他的话"))
 class Dreamer(NightSkill):
     def skills(self):
         return [self.skill(self.dream, self.p["skill"], "night", self.p["aliases"], holders=self.holders)]
