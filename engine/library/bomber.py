@@ -15,6 +15,8 @@ class Bomber(Part):
     def counted(self, g, kind, ballots, result) -> None:
         if kind == "exile" and result and g.state.player(result).role in self.holders:
             g.state.carry[VOTERS] = tuple(voter for voter, target, _ in ballots if target == result)
+        else:  # a count that does not exile him leaves nobody to take
+            g.state.carry.pop(VOTERS, None)
 
     def after_death(self, g, p, cause) -> None:
         voters = g.state.carry.pop(VOTERS, ()) if p.role in self.holders and cause == "投票" else ()
