@@ -3,13 +3,16 @@ the way a director makes one (a data file, checked by engine/rulecheck.py): what
 reason and nothing changed, and what each does that the scenarios of S12 and S16 do not show."""
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
 import yaml
 
 from engine import Act, Ballots, CloseDay, Game, OpenDay
 from engine.events import Feedback
 from engine.library import entries
 from engine.rulecheck import load_text
-from engine.rulefile import FileRuleset
+from engine.rulefile import FileRuleset, RuleFileError
 
 WOLF, GOOD, PIPER = "狼人阵营", "村民阵营", "吹笛者阵营"
 NIGHT = ["交换", "恐惧", "守护", "摄梦", "杀人", "魅惑", "女巫", "预言", "查验", "窥视", "洞察", "狩猎", "嗅探", "禁言", "吹笛"]
@@ -291,3 +294,15 @@ def test_a_poisoned_hunter_is_told_at_dawn_that_he_cannot_shoot():
     assert not any("不能<开枪>" in getattr(e, "text", "") for e in out.events)
     out = g.apply(OpenDay())
     assert any(getattr(e, "audience", "") == "player:猎人" and "不能<开枪>" in e.text for e in out.events)
+
+
+def test_a_post_that_leaves_out_a_new_identitys_parameter_or_slot_is_refused_in_chinese():
+    text = (Path(__file__).resolve().parents[1] / "rulesets" / "s12.yaml").read_text(encoding="utf-8")
+    for old, new, words in (
+            ("params: {self_guard: true, same_save_dies: true}", "params: {same_save: true}", "「守卫」没有参数「same_save」"),
+            ("night_order: [守护, 杀人, 女巫, 预言]", "night_order: [杀人, 女巫, 预言]", "夜晚行动「守护」没有列入夜晚行动顺序"),
+            ("settlement: [杀人, 同守同救, 毒药]", "settlement: [杀人, 毒药]", "结算步骤「同守同救」没有列入夜晚结算顺序")):
+        assert old in text
+        with pytest.raises(RuleFileError) as exc:
+            load_text(text.replace(old, new), "s12")
+        assert words in str(exc.value)
