@@ -23,7 +23,8 @@ class Knight(Part):
 
     def duel(self, g, actor, target) -> None:
         skill, day = self.p["skill"], g.state.day
-        if not ("exile" not in day.votes and self.p["on_election_day"]):
+        election_day = "exile" not in day.votes
+        if not (election_day and self.p["on_election_day"]):  # a post may allow the duel on the election day
             day_skill_allowed(g, skill)
         t = other_player(g, actor, skill, target, limited=True)
         actor.used.add(skill)
