@@ -323,6 +323,14 @@ class FileRuleset(Ruleset):
     def day_options(self, g, name: str) -> list[str]:
         return [o for p in self.hooks["day_options"] for o in p.day_options(g, name)]
 
+    def exile(self, g, p) -> None:
+        if not any(part.exile_instead(g, p) for part in self.hooks["exile_instead"]):
+            super().exile(g, p)
+
+    def counted(self, g, kind: str, ballots: list, result: str | None) -> None:
+        for part in self.hooks["counted"]:
+            part.counted(g, kind, ballots, result)
+
     def after_death(self, g, p, cause: str) -> None:
         for part in self.hooks["after_death"]:
             part.after_death(g, p, cause)
@@ -459,7 +467,13 @@ def _team_out(rules, g, faction, team) -> bool:
     return all(not g.state.player(n).alive for n in g.state.teams[team])
 
 
-CONDITIONS = {"votes_half": _votes_half, "head_half": _head_half, "all_out": _all_out, "team_out": _team_out,
+def _all_marked(rules, g, faction, mark) -> bool:
+    """Every living player of another faction bears this mark (吹笛者: "所有存活的其他角色都被迷惑")."""
+    others = [p for p in g.state.alive() if p.faction != faction]
+    return any(p.faction == faction for p in g.state.alive()) and all(mark in p.marks for p in others)
+
+
+CONDITIONS = {"all_marked": _all_marked, "votes_half": _votes_half, "head_half": _head_half, "all_out": _all_out, "team_out": _team_out,
               "faction_out": _faction_out, "others_lost": _others_lost}
 TIES = {"nobody": votes.nobody, "first_to_reach": votes.first_to_reach}
 

@@ -58,6 +58,7 @@ from bot_helpers import (
     unvoted,
 )
 from engine import FactionLoss
+from rulesets import RULESETS
 from service.models import GameRow
 from service.texts import clock
 
@@ -80,8 +81,10 @@ async def add_to_pool(app: App, group: int, name: str) -> None:
         says(ctx, DIRECTOR, f"群 {group} 已加入群池。")
 
 
-HELP = """导演指令（私聊发送；多局同时进行时在指令前加“#编号 ”指定游戏）：
-新游戏 规则 [标题] —— 规则：M131、146、154
+# every ruleset the bot carries, in its order: the three posts and the posts made only of the library (S12, S16)
+AVAILABLE = "、".join(RULESETS)
+HELP = f"""导演指令（私聊发送；多局同时进行时在指令前加“#编号 ”指定游戏）：
+新游戏 规则 [标题] —— 规则：{AVAILABLE}
 名单 —— 之后每行“角色名 QQ号”，按电梯楼顺序
 检查 —— 检查每名玩家是否已加我为好友
 分配 随机 | 分配 固定（之后每行“角色名 身份”）
@@ -186,7 +189,8 @@ async def test_new_game_with_a_title(app: App):
 
 async def test_new_game_with_an_unknown_ruleset_is_answered(app: App):
     """The refusal names the rulesets the bot has (every ruleset the engine carries)."""
-    await director(app, "新游戏 M999", "没有规则“M999”。可用：M131、146、154")
+    await director(app, "新游戏 M999", f"没有规则“M999”。可用：{AVAILABLE}")
+    assert {"M131", "146", "154", "S12", "S16"} <= set(RULESETS)
 
 
 # --- 名单 ---------------------------------------------------------------------------------------------

@@ -141,6 +141,12 @@ class Part:
     def checked_as(self, g: "Game", p: "Player", faction: str) -> str: ...
     def slot_text(self, g: "Game", who: str, slot: str) -> str | None: ...
     def judging(self, g: "Game") -> None: ...
+    def exile_instead(self, g: "Game", p: "Player") -> bool:
+        """The exile vote is about to send `p` out: True where this part keeps him in instead (白痴's 翻牌)."""
+        return False
+
+    def counted(self, g: "Game", kind: str, ballots: list, result: str | None) -> None:
+        """A count was tallied (`ballots`: the valid ones as (voter, target, weight)), before its result takes effect."""
 
     def shared_skills(self) -> dict[str, Callable]:
         """Skills it sends under a word another part declares (154's 黑山老妖 <吸精>, the ghosts' word): what
@@ -182,7 +188,7 @@ class NightSkill(Part):
 
 HOOKS = ("begin_night", "begin_night_after", "feedback", "pass_night", "spares", "start_game", "begin_day", "closing", "timeout",
          "count_notes", "exile_bonus", "day_options", "after_death", "red_card_instead", "public", "expire",
-         "checked_as", "slot_text", "judging")
+         "checked_as", "slot_text", "judging", "exile_instead", "counted")
 
 
 def defines(part: Part, hook: str) -> bool:
