@@ -974,7 +974,9 @@ class Service:
         """The game's open time limits (every 帮助 shows them): read from the SQLite file directly where
         the bot reads it so (`handling.Seen.read_from`), not through the database's thread, behind
         whatever it is writing."""
-        rows = self.seen.read('SELECT * FROM "deadline" WHERE "game_id"=? AND "done"=0 ORDER BY "id"', (t.row.id,))
+        # "+": by the game's own index, not by the index of every game's open limits, which SQLite would
+        # otherwise pick and which grows with the games running
+        rows = self.seen.read('SELECT * FROM "deadline" WHERE "game_id"=? AND +"done"=0 ORDER BY "id"', (t.row.id,))
         if rows is None:
             return await DeadlineRow.filter(game_id=t.row.id, done=False).order_by("id")
         return [DeadlineRow._init_from_db(**row) for row in rows]
