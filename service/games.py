@@ -239,17 +239,18 @@ class _Gathered:
         self.rows.append(later)
         return later
 
-    def action(self, action: str, params: dict, game_id: int | None) -> _Later:
+    def action(self, action: str, params: dict, game_id: int | None, account: str | None) -> _Later:
         return self._row(OutboxRow, dict(game_id=game_id, action=action, params=params, created_at=self.service.now(),
-                                         attempts=0, last_error=""))
+                                         attempts=0, last_error="", account=account))
 
     async def command(self, game_id: int, seq: int, cmd: Command, source: str) -> None:
         self.job.insert(CommandRow, dict(game_id=game_id, seq=seq, payload=to_dict(cmd), source=source,
                                          at=self.service.now()), returns=False)
 
     async def message(self, to: Address, text: str, game_id: int | None) -> _Later:
+        account = self.service.account_for(to, game_id)
         for action, params in _sends(to, text, self.service.config):
-            last = self.action(action, params, game_id)
+            last = self.action(action, params, game_id, account)
         return last
 
     async def deadline(self, values: dict, message: _Later | None) -> _Later:
@@ -334,6 +335,7 @@ class Service:
         # QQ -> the running games he plays in, newest first: asked of every player's message
         self.players: dict[str, list[int]] = {}
         self.after_commit: list[Callable[[], Awaitable[None]]] = []  # run after each handling's delivery
+        self.accounts: Callable[[], list[str]] = lambda: []  # the QQ accounts connected (set by the plugin)
         self.seen = handling.Seen()
         self.watch: FileWatch | None = None  # the SQLite file, watched by the plugin
         self.lost: str | None = None  # why the database is no longer the one opened: nothing is taken then
@@ -595,15 +597,15 @@ class Service:
             await sink.message(reply, f"未执行：{outcome.error}", t.row.id)
 
     # --- events handled once -------------------------------------------------------------------------
-    async def handling(self, key: str, origin: Address | None = None) -> bool:
-        """Begin handling the OneBot event `key` from chat `origin`: False if it was handled already
-        or is being handled (a repeat: do nothing)."""
-        handling.begin(None, origin)
+    async def handling(self, key: str, origin: Address | None = None, account: str | None = None) -> bool:
+        """Begin handling the OneBot event `key` from chat `origin`, come to the QQ `account`: False
+        if it was handled already or is being handled (a repeat: do nothing)."""
+        handling.begin(None, origin, account)
         if self.lost:
             raise DatabaseLost()
         if not await self.seen.fresh(key):
             return False
-        handling.begin(key, origin)
+        handling.begin(key, origin, account)
         return True
 
     async def claim(self, key: str) -> bool:
@@ -637,23 +639,35 @@ class Service:
             else:
                 await sink.message(to, text, t.row.id)
 
-    async def queue(self, to: Address, text: str, game_id: int | None = None) -> OutboxRow:
+    async def queue(self, to: Address, text: str, game_id: int | None = None, account: str | None = None) -> OutboxRow:
         """A message to one player, director or group, sent as plain text (a long one in parts:
-        returns the last)."""
-        return await self._actions(_sends(to, text, self.config), game_id)
+        returns the last), through `account` (by default: account_for)."""
+        return await self._actions(_sends(to, text, self.config), game_id, account or self.account_for(to, game_id))
 
     async def act(self, action: str, params: dict, game_id: int | None = None) -> OutboxRow:
         """Any other OneBot action (rename a group, remove a member...), queued like a message."""
-        return await self._actions([(action, params)], game_id)
+        return await self._actions([(action, params)], game_id, self.account_for(None, game_id))
 
-    async def _actions(self, actions: list[tuple[str, dict]], game_id: int | None) -> OutboxRow:
+    def account_for(self, to: Address | None, game_id: int | None) -> str | None:
+        """The QQ account a message to `to` (None: another action) goes through: an answer to whoever
+        wrote, or what answers an event (a request), through the account he wrote to; anything else
+        of a game through the game's account (None: whichever is connected)."""
+        unit = handling.current()
+        if unit.account and (game_id is None or to == unit.origin):
+            return unit.account
+        row = self.live.get(game_id) if game_id is not None else None
+        if row is None and game_id in self.tables:
+            row = self.tables[game_id].row
+        return getattr(row, "account", None) or unit.account
+
+    async def _actions(self, actions: list[tuple[str, dict]], game_id: int | None, account: str | None) -> OutboxRow:
         """Store OneBot actions: inside the service's transaction through tortoise; else together (all
         a message's parts or none), with the key of the event being handled, through the writer."""
         unit = handling.current()
         if _Transaction.open() or _inside_foreign_transaction():
             try:
                 for action, params in actions:
-                    row = await OutboxRow.create(game_id=game_id, action=action, params=params)
+                    row = await OutboxRow.create(game_id=game_id, action=action, params=params, account=account)
                     _Transaction.queued(row, unit)
             except BaseORMException as exc:
                 raise _unsaved(exc) from exc
@@ -661,7 +675,7 @@ class Service:
         sink = _Gathered(self)
         last = None
         for action, params in actions:
-            last = sink.action(action, params, game_id)
+            last = sink.action(action, params, game_id, account)
         try:
             await sink.store()
         except BaseException:
@@ -986,7 +1000,7 @@ class Service:
         async with self.transaction():
             row = await GameRow.create(ruleset=rules.id, title=title or rules.title, seed=secrets.randbits(31),
                                        salt=secrets.token_hex(16),
-                                       directors=[director])
+                                       directors=[director], account=handling.current().account)
         self.live[row.id] = row
         return row
 

@@ -38,6 +38,7 @@ class Unit:
 
     key: str | None = None  # the event's key, stored with the handling's first change
     origin: Address | None = None  # the chat the event came from: its answers go first
+    account: str | None = None  # the QQ account the event came to: its answers go through it
     rows: list[OutboxRow] = field(default_factory=list)  # queued and stored, not yet handed over
     # queued inside a transaction this service did not open: handed over once seen stored
     unsure: list[OutboxRow] = field(default_factory=list)
@@ -62,8 +63,8 @@ def current() -> Unit:
     return unit
 
 
-def begin(key: str | None, origin: Address | None) -> Unit:
-    unit = Unit(key=key, origin=origin)
+def begin(key: str | None, origin: Address | None, account: str | None = None) -> Unit:
+    unit = Unit(key=key, origin=origin, account=account)
     _unit.set(unit)
     return unit
 

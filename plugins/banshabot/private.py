@@ -17,12 +17,12 @@ from service.handling import message_key
 
 from .groups import ask_of, in_group, members_of, plain
 from .guard import guarded, taking_on_failure
-from .runtime import VERSION, answer_failure, service
+from .runtime import VERSION, answer_failure, onebot, service
 
 
 async def ours(event: Event) -> bool:
     if isinstance(event, GroupMessageEvent):
-        return await groups.pooled(str(event.group_id))
+        return await groups.pooled(str(event.group_id), str(event.self_id))
     if isinstance(event, PrivateMessageEvent):
         qq = event.get_user_id()
         return (event.sub_type != "friend" or await directing.is_director(service, qq)
@@ -46,7 +46,7 @@ async def private(bot: Bot, event: PrivateMessageEvent) -> None:
     qq, text = event.get_user_id(), plain(event)
     key = message_key(bot.self_id, "private", qq, event.message_id, event.raw_message)
     async with answer_failure(bot, ("private", qq)):
-        if not await service.handling(key, origin=("private", qq)):
+        if not await service.handling(key, origin=("private", qq), account=bot.self_id):
             return  # OneBot delivered the same message again (or is delivering it right now)
         if await directing.is_director(service, qq):
             if text.strip() == "版本":
@@ -59,15 +59,21 @@ async def private(bot: Bot, event: PrivateMessageEvent) -> None:
         await playing.private(service, qq, text, key)
 
 
-async def direct(bot: Bot | None, qq: str, text: str) -> str | None:
-    """A director's command, from his private chat or his desk (plugins/banshabot/desk.py): run,
-    answered in his private chat, and returned (None: not a director command)."""
+def friends_of(bot: Bot | None) -> directing.Friends:
+    """The friends of `bot`'s account, read from OneBot."""
     async def friends() -> set[str]:
         if bot is None:
             raise groups.Unreachable("no OneBot connection")
         return {str(f["user_id"]) for f in await bot.get_friend_list()}
 
-    reply = await directing.handle(service, qq, text, friends, members_of(bot), ask_of(bot))
+    return friends
+
+
+async def direct(bot: Bot | None, qq: str, text: str) -> str | None:
+    """A director's command, from his private chat or his desk (plugins/banshabot/desk.py): run,
+    answered in his private chat, and returned (None: not a director command)."""
+    reply = await directing.handle(service, qq, text, friends_of(bot), members_of(bot), ask_of(bot),
+                                   through=lambda account: directing.QQSide(*(f(onebot(account)) for f in (friends_of, members_of, ask_of))))
     if reply is not None:
         if not isinstance(reply, directing.Stored):
             await service.queue(("private", qq), reply)

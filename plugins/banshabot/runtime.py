@@ -18,6 +18,7 @@ require("nonebot_plugin_apscheduler")
 from apscheduler.jobstores.base import JobLookupError  # noqa: E402
 from nonebot_plugin_apscheduler import scheduler  # noqa: E402
 
+from service import accounts  # noqa: E402
 from service import handling  # noqa: E402
 from service.config import Config  # noqa: E402
 from service.dbfile import FileWatch  # noqa: E402
@@ -73,8 +74,20 @@ service = Service(config, AsyncScheduler(), now, superusers=set(driver.config.su
 outbox = service.outbox
 
 
-def onebot() -> Bot | None:
+def onebot(account: str | None = None) -> Bot | None:
+    """The OneBot connection of the QQ `account` (None: the first connected), if it is connected."""
+    if account is not None:
+        bot = get_bots().get(account)
+        return bot if isinstance(bot, Bot) else None
     return next((b for b in get_bots().values() if isinstance(b, Bot)), None)
+
+
+def connected() -> list[str]:
+    """The QQ accounts connected, in the order they connected."""
+    return [b.self_id for b in get_bots().values() if isinstance(b, Bot)]
+
+
+service.accounts = connected
 
 
 # the outbox's tasks waiting for an answer, by the connection they asked: NoneBot leaves a call on a
@@ -83,8 +96,15 @@ def onebot() -> Bot | None:
 waiting_on: dict[Bot, set[asyncio.Task]] = {}
 
 
-async def perform(action: str, params: dict) -> object:
-    bot = onebot()
+def performer(account: str):
+    """How the outbox performs an action through `account`'s connection, and no other."""
+    async def perform(action: str, params: dict) -> object:
+        return await _perform(onebot(account), action, params)
+
+    return perform
+
+
+async def _perform(bot: Bot | None, action: str, params: dict) -> object:
     if bot is None:
         raise Unreachable("no OneBot connection")
     if "text" in params:  # a message: always one plain text segment, never parsed as CQ code
@@ -125,30 +145,45 @@ async def answer_failure(bot: Bot, origin: tuple[str, str]):
             logger.error(f"could not tell {origin} either: {failure!r}")
 
 
-async def look_up(action: str, params: dict):
-    bot = onebot()
-    if bot is None:
-        raise Unreachable("no OneBot connection")
-    return await bot.call_api(action, **params)
+# each account's chat history (service/chat_history.py): its own messages, on its own OneBot's clock
+histories: dict[str, History] = {}
 
 
-history = History(look_up, lambda: getattr(onebot(), "self_id", None))
-outbox.confirm = history.delivered
+def history_of(account: str) -> History:
+    if account not in histories:
+        async def look_up(action: str, params: dict):
+            bot = onebot(account)
+            if bot is None:
+                raise Unreachable("no OneBot connection")
+            return await bot.call_api(action, **params)
+
+        histories[account] = History(look_up, lambda: account)
+    return histories[account]
+
+
+async def _confirm(row, anchor):
+    """Whether a message in doubt reached its chat, from the history of the account it went through."""
+    account = row.account or next(iter(connected()), None)
+    return None if account is None else await history_of(account).delivered(row, anchor)
+
+
+outbox.confirm = _confirm
 
 
 @event_preprocessor
-async def _onebot_clock(event: Event) -> None:
+async def _onebot_clock(bot: Bot, event: Event) -> None:
     """Every event carries OneBot's time: the history is searched on OneBot's clock, not the bot's."""
     at = getattr(event, "time", None)
     if isinstance(at, (int, float)):
-        history.onebot_time(at)
+        history_of(bot.self_id).onebot_time(at)
 
 
-async def flush() -> None:
-    """Everything stored and not yet sent, tried now (at connect and every retry interval); nothing
-    once the database is lost (its deliveries would be recorded where the next start cannot see)."""
+async def flush(account: str | None = None) -> None:
+    """Everything stored and not yet sent, tried now (at `account`'s connect and every retry
+    interval); nothing once the database is lost (its deliveries would be recorded where the next
+    start cannot see)."""
     if onebot() is not None and service.lost is None:
-        await outbox.flush(perform)
+        await outbox.flush(None if account is None else performer(account), account)
 
 
 WATCH_SECONDS = 5.0
@@ -249,13 +284,25 @@ async def _close() -> None:
 
 @driver.on_bot_connect
 async def _connected(bot: Bot) -> None:
-    await flush()
+    absent = f"absent:{bot.self_id}"
+    if scheduler.get_job(absent) is not None:
+        scheduler.remove_job(absent)
+    await flush(bot.self_id)
 
 
 @driver.on_bot_disconnect
 async def _disconnected(bot: Bot) -> None:
     left = waiting_on.pop(bot, set())
-    if onebot() is None:
-        outbox.disconnect()
+    if onebot(bot.self_id) is None:
+        outbox.disconnect(bot.self_id)  # its messages wait for it: no other account sends them
+        seconds = config.banshabot_absent_seconds
+        _startup.copy().run(scheduler.add_job, _still_absent, "date", args=(bot.self_id, seconds), id=f"absent:{bot.self_id}",
+                            run_date=datetime.fromtimestamp(now().timestamp() + seconds, timezone.utc),
+                            replace_existing=True, misfire_grace_time=None)
     else:  # OneBot connected again before this was noticed
         outbox.cut(left)
+
+
+async def _still_absent(account: str, seconds: float) -> None:
+    if onebot(account) is None and service.lost is None:
+        await accounts.tell_away(service, account, seconds)
