@@ -38,6 +38,7 @@ from . import groups, handling, history, texts
 from .config import Config
 from .dbfile import FileWatch
 from .handling import Address
+from .leases import Leases
 from .models import CommandRow, DeadlineRow, GameDirectorRow, GameRow, OutboxRow, SeatRow, SeenMessage, TeamRow
 from .outbox import Outbox, chat_of, split_text
 from .texts import brief, clock, forum_safe
@@ -56,6 +57,13 @@ class ServiceError(ValueError):
 
 class GameBroken(ServiceError):
     """A game whose stored log no longer replays: every message for it is answered with why."""
+
+
+class ServedElsewhere(GameBroken):
+    """A game whose account another bot process holds (service/leases.py): it drives the game."""
+
+    def __init__(self, row: GameRow) -> None:
+        ServiceError.__init__(self, f"#{row.id} 由机器人账号 QQ {row.account} 负责：请私聊 QQ {row.account}。")
 
 
 class CannotSave(ServiceError):
@@ -336,6 +344,10 @@ class Service:
         self.players: dict[str, list[int]] = {}
         self.after_commit: list[Callable[[], Awaitable[None]]] = []  # run after each handling's delivery
         self.accounts: Callable[[], list[str]] = lambda: []  # the QQ accounts connected (set by the plugin)
+        # several processes on one database (service/leases.py): which accounts this one drives; None:
+        # one process, it drives every account. `serving` takes an account's lease if it can.
+        self.leases: Leases | None = None
+        self.serving: Callable[[str], Awaitable[bool]] | None = None
         self.seen = handling.Seen()
         self.watch: FileWatch | None = None  # the SQLite file, watched by the plugin
         self.lost: str | None = None  # why the database is no longer the one opened: nothing is taken then
@@ -362,6 +374,8 @@ class Service:
         self.players = {}
         for seat in await SeatRow.filter(game__status="running").only("qq", "game_id"):
             self._plays(seat.qq, seat.game_id)
+        if self.leases is not None:  # an account's rows and time limits are its holder's, once it holds it
+            return
         await self.outbox.load()
         # an upgrade that changed a running game's rules is told to its directors now, not when the
         # game is next needed
@@ -369,6 +383,11 @@ class Service:
             if changed := self.rules_changed(row):
                 await self._rules_gone(row, changed)
         await self.restore_deadlines()
+
+    def adopt(self, row: GameRow) -> None:
+        """A game not over, as stored now (another process drove it until this one took its account)."""
+        row._written = _written(row)
+        self.live[row.id] = row
 
     def forget(self) -> None:
         """Drop everything held in memory (a clean slate for tests; the database stays)."""
@@ -384,6 +403,8 @@ class Service:
     # --- loading --------------------------------------------------------------------------------------
     async def table(self, game_id: int) -> Table:
         t = self.tables.get(game_id)
+        if t is not None and self.leases is not None and not self.leases.holds(t.row.account):
+            raise ServedElsewhere(t.row)
         if t is not None:
             return t
         if game_id in self.broken:
@@ -401,6 +422,8 @@ class Service:
         row = await GameRow.get_or_none(id=game_id)
         if row is None:
             raise ServiceError(f"没有编号为 {game_id} 的游戏")
+        if self.leases is not None and row.status != "over" and not self.leases.holds(row.account):
+            raise ServedElsewhere(row)
         t = await self._rebuild(row)
         row._written = _written(row)
         if row.status != "over":
@@ -603,6 +626,8 @@ class Service:
         handling.begin(None, origin, account)
         if self.lost:
             raise DatabaseLost()
+        if self.serving is not None and account is not None and not await self.serving(account):
+            return False  # another process holds the account: it handles the event
         if not await self.seen.fresh(key):
             return False
         handling.begin(key, origin, account)
@@ -658,7 +683,10 @@ class Service:
         row = self.live.get(game_id) if game_id is not None else None
         if row is None and game_id in self.tables:
             row = self.tables[game_id].row
-        return getattr(row, "account", None) or unit.account
+        account = getattr(row, "account", None) or unit.account
+        if account is None and self.leases is not None:  # several processes: every row is an account's
+            account = next(iter(self.leases.held()), None)
+        return account
 
     async def _actions(self, actions: list[tuple[str, dict]], game_id: int | None, account: str | None) -> OutboxRow:
         """Store OneBot actions: inside the service's transaction through tortoise; else together (all
@@ -909,12 +937,14 @@ class Service:
             for before in self.config.banshabot_remind_before:
                 self.scheduler.cancel(f"remind:{row_id}:{before}")
 
-    async def restore_deadlines(self) -> None:
-        """At start-up: every open time limit is scheduled again; one that passed fires at once.
+    async def restore_deadlines(self, games: list[int] | None = None) -> None:
+        """At start-up (or when this process takes an account over: of its `games`): every open time
+        limit is scheduled again; one that passed fires at once.
 
         One whose message was delivered just before the bot stopped, before the limit could start,
         counts from that delivery."""
-        for row in await DeadlineRow.filter(done=False).exclude(due_at=None).exclude(game_id__in=list(self.broken)):
+        rows = DeadlineRow.filter(done=False).exclude(due_at=None).exclude(game_id__in=list(self.broken))
+        for row in await (rows if games is None else rows.filter(game_id__in=games)):
             message = await OutboxRow.get_or_none(id=row.waits_for_id) if row.waits_for_id else None
             if message is not None and message.sent_at is not None:
                 await self._count_from_delivery(row, message.sent_at)
@@ -930,7 +960,10 @@ class Service:
         row = await DeadlineRow.get_or_none(id=row_id)
         if row is None or row.done or await self._waiting(row):  # the delivery will schedule it again
             return
-        t = await self.table(row.game_id)
+        try:
+            t = await self.table(row.game_id)
+        except ServedElsewhere:  # the process that holds its account now runs it
+            return
         if t.game.phase == "over":
             row.done = True
             await row.save()
@@ -954,7 +987,10 @@ class Service:
         left = (row.due_at - self.now()).total_seconds() / self._minutes(1).total_seconds()
         if left <= 0:
             return
-        t = await self.table(row.game_id)
+        try:
+            t = await self.table(row.game_id)
+        except ServedElsewhere:
+            return
         shown = before if left > before - 0.5 else max(1, round(left))
         async with self.transaction():
             row.reminded = [*row.reminded, *dict.fromkeys([before, *missed])]

@@ -197,3 +197,16 @@ class RevealRow(Model):
 
     class Meta:
         table = "reveal"
+
+
+class AccountLeaseRow(Model):
+    """Which bot process drives a QQ account's games and sends its messages, and until when: with
+    several processes on one PostgreSQL, the holder renews it; once it lapses, another process that
+    has the account connected takes the account over (service/leases.py)."""
+
+    account = fields.CharField(max_length=20, primary_key=True)
+    holder = fields.CharField(max_length=64)
+    expires_at = fields.DatetimeField()
+
+    class Meta:
+        table = "account_lease"

@@ -338,6 +338,10 @@ class Outbox:
         # account -> how to reach it, while connected; None: one connection for every account (tests)
         self.calls: dict[str | None, Call] = {}
         self.changed = asyncio.Event()  # set (and replaced) whenever an account connects
+        # several processes on one database (service/leases.py): whether this one may send through an
+        # account now, and which accounts' stored rows are its to send (None: every account's)
+        self.may_send: Callable[[str | None], bool] = lambda account: True
+        self.served: Callable[[], list[str] | None] = lambda: None
         self.lanes: dict[str, Lane] = {}
         self.entries: dict[int, Entry] = {}  # every row handed over and not yet sent or given up
         # where its own tasks run: a copy of the context the database was opened in (Service.open)
@@ -367,7 +371,10 @@ class Outbox:
                         entry.attempted.set_result(None)
 
     def route(self, account: str | None) -> tuple[str | None, Call] | None:
-        """The connection an action of `account` goes through, and its name (None: not connected)."""
+        """The connection an action of `account` goes through, and its name (None: not connected, or
+        another process holds the account)."""
+        if not self.may_send(account):
+            return None
         if account in self.calls:
             return account, self.calls[account]
         if None in self.calls:
@@ -451,7 +458,9 @@ class Outbox:
         seconds. What is held here but no longer waits in the database (settled meanwhile) is
         dropped first, before the account's lanes go on."""
         newest = await OutboxRow.all().order_by("-id").first().values_list("id", flat=True) or 0
-        rows = await OutboxRow.filter(sent_at=None, given_up_at=None).order_by("id")
+        rows = OutboxRow.filter(sent_at=None, given_up_at=None)
+        served = self.served()
+        rows = await (rows if served is None else rows.filter(account__in=served)).order_by("id")
         self._drop_settled({row.id for row in rows}, newest)
         if call is not None and (account is not None or None not in self.calls):
             self.connect(call, account)
@@ -501,6 +510,18 @@ class Outbox:
 
     async def waiting(self) -> int:
         return await OutboxRow.filter(sent_at=None, given_up_at=None).count()
+
+    def drop(self, account: str | None) -> None:
+        """Drop what is held in memory for `account` (another process sends it now)."""
+        for chat, lane in list(self.lanes.items()):
+            if lane.account == account:
+                if lane.task is not None:
+                    lane.task.cancel()
+                for entry in lane.entries:
+                    self.entries.pop(entry.row.id, None)
+                    if not entry.attempted.done():
+                        entry.attempted.set_result(None)
+                del self.lanes[chat]
 
     def forget(self) -> None:
         """Drop everything held in memory (a clean slate for tests; the rows stay stored)."""

@@ -18,11 +18,11 @@ require("nonebot_plugin_apscheduler")
 from apscheduler.jobstores.base import JobLookupError  # noqa: E402
 from nonebot_plugin_apscheduler import scheduler  # noqa: E402
 
-from service import accounts  # noqa: E402
+from service import accounts, leases  # noqa: E402
 from service import handling  # noqa: E402
 from service.config import Config  # noqa: E402
 from service.dbfile import FileWatch  # noqa: E402
-from service.db import DEFAULT_URL, close_database, open_database, quick_check, sqlite_path  # noqa: E402
+from service.db import DEFAULT_URL, DatabaseUnusable, close_database, open_database, quick_check, sqlite_path  # noqa: E402
 from service.games import CannotSave, GameBroken, Repeated, Scheduler, Service  # noqa: E402
 from service.chat_history import History  # noqa: E402
 from service.outbox import Refused, Unreachable  # noqa: E402
@@ -72,6 +72,11 @@ class AsyncScheduler(Scheduler):
 
 service = Service(config, AsyncScheduler(), now, superusers=set(driver.config.superusers))
 outbox = service.outbox
+# several processes on one PostgreSQL (service/leases.py): each drives the accounts whose lease it holds
+if config.banshabot_process:
+    service.leases = leases.Leases(config.banshabot_process, config.banshabot_lease_seconds)
+    outbox.may_send = service.leases.holds
+    outbox.served = service.leases.held
 
 
 def onebot(account: str | None = None) -> Bot | None:
@@ -238,10 +243,10 @@ checking: asyncio.Task | None = None
 SWITCH_INTERVAL = 0.0005
 
 
-def attempts_file(url: str) -> Path | None:
+def attempts_file(url: str, process: str = "") -> Path | None:
     """Where the ids of the actions handed to OneBot are written (service/outbox.py, Handed): beside
-    a SQLite file; for another database, under the default database's folder, one file per URL.
-    None for a database in memory, which a crash loses anyway."""
+    a SQLite file; for another database, under the default database's folder, one file per URL (and
+    per process, where several share it). None for a database in memory, which a crash loses anyway."""
     path = sqlite_path(url)
     if path is not None:
         return Path(path + "-sending")
@@ -249,16 +254,18 @@ def attempts_file(url: str) -> Path | None:
         return None
     folder = Path(sqlite_path(DEFAULT_URL)).parent
     folder.mkdir(parents=True, exist_ok=True)
-    return folder / f"sending-{hashlib.sha1(url.encode()).hexdigest()[:12]}"
+    return folder / (f"sending-{hashlib.sha1(url.encode()).hexdigest()[:12]}" + (f"-{process}" if process else ""))
 
 
 @driver.on_startup
 async def _open() -> None:
     global _startup
     sys.setswitchinterval(SWITCH_INTERVAL)
+    if service.leases is not None and config.banshabot_database_url.startswith("sqlite://"):
+        raise DatabaseUnusable("BANSHABOT_PROCESS（几个机器人进程共用一个数据库）需要 PostgreSQL：SQLite 只供一个进程使用。")
     await open_database(config.banshabot_database_url)
     _startup = contextvars.copy_context()
-    journal = attempts_file(config.banshabot_database_url)
+    journal = attempts_file(config.banshabot_database_url, config.banshabot_process)
     if journal is not None:
         outbox.handed.open(journal)
     path = sqlite_path(config.banshabot_database_url)
@@ -268,6 +275,9 @@ async def _open() -> None:
     await service.open()
     global checking
     checking = asyncio.get_running_loop().create_task(check_database())
+    if service.leases is not None:
+        scheduler.add_job(renew_leases, "interval", seconds=config.banshabot_lease_seconds / 3, id="leases",
+                          replace_existing=True)
     scheduler.add_job(flush, "interval", seconds=config.banshabot_retry_seconds, id="outbox-retry", replace_existing=True)
     scheduler.add_job(forget_old_events, "interval", hours=1, id="forget-events", replace_existing=True)
     scheduler.add_job(watch_database, "interval", seconds=WATCH_SECONDS, id="watch-database", replace_existing=True)
@@ -287,12 +297,55 @@ async def _connected(bot: Bot) -> None:
     absent = f"absent:{bot.self_id}"
     if scheduler.get_job(absent) is not None:
         scheduler.remove_job(absent)
-    await flush(bot.self_id)
+    if service.leases is None:
+        await flush(bot.self_id)
+    else:
+        await drive(bot.self_id)
+
+
+_taking: dict[str, asyncio.Lock] = {}  # an account being taken over: once, whoever asks meanwhile
+
+
+async def drive(account: str) -> bool:
+    """Whether this process drives `account` (several processes: service/leases.py), taking its lease
+    if nobody holds it, and then its games and its outbox rows."""
+    held = service.leases
+    if held.holds(account):
+        return True
+    async with _taking.setdefault(account, asyncio.Lock()):
+        if held.holds(account):
+            return True
+        if onebot(account) is None or not await held.renew(account):
+            return False
+        logger.info(f"account {account}: this process ({held.holder}) drives it now")
+        await leases.take(service, account)
+        if service.lost is None:
+            await outbox.flush(performer(account), account)
+        return True
+
+
+async def renew_leases() -> None:
+    """Every third of a lease: each account connected here keeps its lease (or takes one that lapsed);
+    one lost to another process is let go at once."""
+    held = service.leases
+    for account in connected():
+        if held.holds(account):
+            if not await held.renew(account):
+                logger.warning(f"account {account}: another process took it over")
+                await leases.let_go(service, account)
+        else:
+            await drive(account)
+
+
+service.serving = drive if service.leases is not None else None
 
 
 @driver.on_bot_disconnect
 async def _disconnected(bot: Bot) -> None:
     left = waiting_on.pop(bot, set())
+    if onebot(bot.self_id) is None and service.leases is not None and service.leases.holds(bot.self_id):
+        await leases.let_go(service, bot.self_id)  # a process that has it connected takes it over
+        await service.leases.release(bot.self_id)
     if onebot(bot.self_id) is None:
         outbox.disconnect(bot.self_id)  # its messages wait for it: no other account sends them
         seconds = config.banshabot_absent_seconds
@@ -304,5 +357,7 @@ async def _disconnected(bot: Bot) -> None:
 
 
 async def _still_absent(account: str, seconds: float) -> None:
+    if service.leases is not None and await service.leases.elsewhere(account):
+        return  # connected to another process, which drives it
     if onebot(account) is None and service.lost is None:
         await accounts.tell_away(service, account, seconds)
