@@ -1,6 +1,7 @@
 """End to end: two bot processes on one throwaway PostgreSQL cluster, one QQ account connected to
 both (as NapCat connects to several reverse WebSockets), and the process that drives the account
-killed in a busy night (issue 19, service/leases.py).
+killed in a busy night (issue 19, service/leases.py). A message a player sends while nobody holds the
+account is handled by the second once it takes over.
 
 The first process holds the account's lease: it handles every event (the second gets them too and
 leaves them), sends every message, runs the night's time limits. It is killed with SIGKILL while the
@@ -97,12 +98,16 @@ async def test_two_processes_on_postgres_lose_nothing_when_the_driving_one_dies(
             waiting = [r for r in at_kill if not r["sent"] and (r["target"], r["body"]) not in by_first]
             assert waiting, "the kill came after every answer was out: nothing tests the takeover"
 
+            # a player writes while nobody holds the account: the second handles it once it takes over
+            await account.send(QQ["乙"], "状态")
             # the second takes the account over once the lease lapses, and sends what waited
             await until(lambda: all(r["sent"] for r in stored(second)), 4 * LEASE + WAIT, "the second to send what waited")
             took = time.monotonic() - killed
             # the night's limits pass at the second process, once each
             lapsed = await until(lambda: [d.text for d in account.sims[1].delivered if d.text.startswith("时限已到")],
                                  40, "the night's limits to pass")
+            await until(lambda: [d for d in account.sims[1].delivered if d.target == ("private", QQ["乙"]) and "你是 2号 乙" in d.text],
+                        WAIT, "乙's 状态 answered by the second")
             await asyncio.sleep(2 * LEASE)
             await until(lambda: all(r["sent"] for r in stored(second)), WAIT, "the outbox to drain")
 

@@ -275,9 +275,6 @@ async def _open() -> None:
     await service.open()
     global checking
     checking = asyncio.get_running_loop().create_task(check_database())
-    if service.leases is not None:
-        scheduler.add_job(renew_leases, "interval", seconds=config.banshabot_lease_seconds / 3, id="leases",
-                          replace_existing=True)
     scheduler.add_job(flush, "interval", seconds=config.banshabot_retry_seconds, id="outbox-retry", replace_existing=True)
     scheduler.add_job(forget_old_events, "interval", hours=1, id="forget-events", replace_existing=True)
     scheduler.add_job(watch_database, "interval", seconds=WATCH_SECONDS, id="watch-database", replace_existing=True)
@@ -297,55 +294,15 @@ async def _connected(bot: Bot) -> None:
     absent = f"absent:{bot.self_id}"
     if scheduler.get_job(absent) is not None:
         scheduler.remove_job(absent)
-    if service.leases is None:
+    if service.leases is None:  # else once this process holds the account (plugins/banshabot/processes.py)
         await flush(bot.self_id)
-    else:
-        await drive(bot.self_id)
 
 
-_taking: dict[str, asyncio.Lock] = {}  # an account being taken over: once, whoever asks meanwhile
-
-
-async def drive(account: str) -> bool:
-    """Whether this process drives `account` (several processes: service/leases.py), taking its lease
-    if nobody holds it, and then its games and its outbox rows."""
-    held = service.leases
-    if held.holds(account):
-        return True
-    async with _taking.setdefault(account, asyncio.Lock()):
-        if held.holds(account):
-            return True
-        if onebot(account) is None or not await held.renew(account):
-            return False
-        logger.info(f"account {account}: this process ({held.holder}) drives it now")
-        await leases.take(service, account)
-        if service.lost is None:
-            await outbox.flush(performer(account), account)
-        return True
-
-
-async def renew_leases() -> None:
-    """Every third of a lease: each account connected here keeps its lease (or takes one that lapsed);
-    one lost to another process is let go at once."""
-    held = service.leases
-    for account in connected():
-        if held.holds(account):
-            if not await held.renew(account):
-                logger.warning(f"account {account}: another process took it over")
-                await leases.let_go(service, account)
-        else:
-            await drive(account)
-
-
-service.serving = drive if service.leases is not None else None
 
 
 @driver.on_bot_disconnect
 async def _disconnected(bot: Bot) -> None:
     left = waiting_on.pop(bot, set())
-    if onebot(bot.self_id) is None and service.leases is not None and service.leases.holds(bot.self_id):
-        await leases.let_go(service, bot.self_id)  # a process that has it connected takes it over
-        await service.leases.release(bot.self_id)
     if onebot(bot.self_id) is None:
         outbox.disconnect(bot.self_id)  # its messages wait for it: no other account sends them
         seconds = config.banshabot_absent_seconds
