@@ -69,11 +69,16 @@ def friends_of(bot: Bot | None) -> directing.Friends:
     return friends
 
 
+def side_of(account: str) -> directing.QQSide:
+    """What a director's command asks OneBot about a game, through the game's own account."""
+    bot = onebot(account)
+    return directing.QQSide(friends_of(bot), members_of(bot), ask_of(bot))
+
+
 async def direct(bot: Bot | None, qq: str, text: str) -> str | None:
     """A director's command, from his private chat or his desk (plugins/banshabot/desk.py): run,
     answered in his private chat, and returned (None: not a director command)."""
-    reply = await directing.handle(service, qq, text, friends_of(bot), members_of(bot), ask_of(bot),
-                                   through=lambda account: directing.QQSide(*(f(onebot(account)) for f in (friends_of, members_of, ask_of))))
+    reply = await directing.handle(service, qq, text, friends_of(bot), members_of(bot), ask_of(bot), through=side_of)
     if reply is not None:
         if not isinstance(reply, directing.Stored):
             await service.queue(("private", qq), reply)
