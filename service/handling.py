@@ -23,8 +23,6 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from tortoise import connections
-
 from .models import OutboxRow, SeenMessage
 
 KEEP_SECONDS = 3600.0
@@ -121,13 +119,7 @@ class Seen:
                 return bool(self.file.execute('SELECT 1 FROM "seen_message" WHERE "key"=? LIMIT 1', (key,)).fetchall())
             except sqlite3.Error:  # busy for a moment (a checkpoint restarting the log): ask tortoise
                 pass
-            return await SeenMessage.exists(key=key)
-        connection = connections.get("default")
-        if connection.capabilities.dialect == "sqlite":  # in memory
-            return await SeenMessage.exists(key=key)
-        # PostgreSQL: the statement as it is, on a connection of the pool, no query built for each message
-        _, rows = await connection.execute_query('SELECT 1 FROM "seen_message" WHERE "key"=$1 LIMIT 1', [key])
-        return bool(rows)
+        return await SeenMessage.exists(key=key)
 
     def claim(self, key: str) -> bool:
         """Whether `key` was not claimed yet in this process (claiming it)."""

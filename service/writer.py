@@ -134,31 +134,19 @@ def _sqlite_batch(db: sqlite3.Connection, jobs: list[Job]) -> list:
 
 
 async def _pooled_batch(connection, jobs: list[Job]) -> list:
-    """On PostgreSQL every statement is a round trip to the server, a savepoint two more: the batch is
-    tried first without them (a job almost never fails). Should one fail, the whole transaction is
-    undone and the batch written again, each job in a savepoint of its own, so that only it fails."""
-    try:
-        async with connection.acquire_connection() as db, db.transaction():
-            return [await _pooled_job(db, job) for job in jobs]
-    except Exception:
-        pass
     outcomes: list = []
     async with connection.acquire_connection() as db, db.transaction():
         for job in jobs:
             try:
                 async with db.transaction():  # a savepoint
-                    outcomes.append(await _pooled_job(db, job))
+                    ids: list[list[int]] = []
+                    for statement in job.statements:
+                        rows = await db.fetch(_numbered(statement.sql), *_resolved(statement.params, ids))
+                        ids.append([row[0] for row in rows] if statement.returns else [])
+                outcomes.append(ids)
             except Exception as exc:
                 outcomes.append(exc)
     return outcomes
-
-
-async def _pooled_job(db, job: Job) -> list[list[int]]:
-    ids: list[list[int]] = []
-    for statement in job.statements:
-        rows = await db.fetch(_numbered(statement.sql), *_resolved(statement.params, ids))
-        ids.append([row[0] for row in rows] if statement.returns else [])
-    return ids
 
 
 def _run(job: Job, execute: Callable[[str, list], list]) -> list[list[int]]:
