@@ -98,9 +98,9 @@ class Bot:
 class Client:
     """The simulated OneBot, answering the bot's calls, with the reply each message is waiting for."""
 
-    def __init__(self, send_delay: float = 0.0):
+    def __init__(self, send_delay: float = 0.0, self_id: int = SELF_ID):
         # message ids go on from one client to the next, as QQ's do: a repeated id would be a repeat
-        self.sim = OneBotSim(SELF_ID, TOKEN, send_delay=send_delay, first_message_id=next(MESSAGE_IDS))
+        self.sim = OneBotSim(self_id, TOKEN, send_delay=send_delay, first_message_id=next(MESSAGE_IDS))
         self.sim.on_delivered = self._arrived
         self.waiting: dict[tuple[str, int], deque[tuple[asyncio.Future, Callable[[str], bool]]]] = {}
 
@@ -165,10 +165,12 @@ async def round_trips(client: Client, games: list[int], count: int, wanted: Call
     return times
 
 
-async def capacity(client: Client, games: list[int], seconds: float, in_flight: int,
+async def capacity(client: Client | Callable[[int], Client], games: list[int], seconds: float, in_flight: int,
                    wanted: Callable[[str], bool]) -> float:
     """Messages answered a second, `in_flight` at all times (a closed loop), each game's crow
-    sending her next one only once her last is answered."""
+    sending her next one only once her last is answered (to `client`, or to the client of the
+    game's account: `client(game)`)."""
+    of = client if callable(client) else lambda game: client
     free = deque(games)
     sent = {game: 0 for game in games}
     done = 0
@@ -178,7 +180,7 @@ async def capacity(client: Client, games: list[int], seconds: float, in_flight: 
         nonlocal done
         while time.perf_counter() < stop:
             game = free.popleft()
-            await client.ask(player_qq(game, CROW), crow_message(sent[game]), wanted)
+            await of(game).ask(player_qq(game, CROW), crow_message(sent[game]), wanted)
             sent[game] += 1
             done += 1
             free.append(game)

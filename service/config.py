@@ -19,6 +19,14 @@ class Config(BaseModel):
     # messages a second for the whole bot (0: no limit). QQ restricts accounts that send in bursts;
     # answers to someone who just wrote go first, broadcasts (开始, 关门) are spread out
     banshabot_send_rate: float = 2.0
+    # seconds a QQ account may be disconnected before the directors of its games are told (through
+    # another account); its messages wait for it meanwhile, never sent through another account
+    banshabot_absent_seconds: float = 300.0
+    # several bot processes on one PostgreSQL (service/leases.py): this process's name (empty: the only
+    # process, it drives every account), and how long its hold on an account lasts unless renewed: a
+    # process that dies is taken over by another that has the account connected this long after
+    banshabot_process: str = ""
+    banshabot_lease_seconds: float = 15.0
     # seconds to wait for OneBot's answer to one send before it counts as in doubt
     banshabot_send_timeout: float = 15.0
     # refusals (at least banshabot_retry_seconds apart) after which a message is given up and the

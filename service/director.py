@@ -16,7 +16,7 @@ from engine.typed import number, quoted
 from rulesets import RULESETS
 from rulesets import get as get_ruleset
 
-from . import corrections, desk, groups, handling, history, moons, parse, simulate
+from . import accounts, corrections, desk, groups, handling, history, moons, parse, simulate
 from .games import Service, ServiceError, Table
 from .models import CommandRow, DeadlineRow, GameDirectorRow, GameRow, SeatRow
 from .texts import NO_DIRECTORS, brief, clock, director_status, identity_table, key_name, limit_name, until, zone
@@ -36,6 +36,7 @@ HELP = """导演指令（私聊发送；多局同时进行时在指令前加“#
 加速 [时间] 角色 角色 … —— 记录在进程帖申请加速的玩家；加速 强制 —— 导演执行加速；延时 [时间] 角色 …（规则有延时时）
 发牌 蓝牌|黄牌|红牌 角色 / 免牌 角色（免除我因未投票自动记的牌：先显示变化，确认后执行）
 替补 角色 新QQ号 / 协助 QQ号（添加协助导演）
+账号 [QQ号] —— 本局由哪个机器人账号发送消息 / 改由另一个已连接的账号发送
 代 角色 技能 [目标] —— 代玩家行动（覆盖）
 超时 角色 —— 该角色进行中的时限立即到期
 结算 —— 行动收齐后立即结算夜晚
@@ -58,6 +59,14 @@ class QQSide:
     members: groups.Members | None = None
     ask: groups.Ask | None = None
     which: str = ""
+    # the same of another QQ account (a game's own, where the director wrote to another one)
+    through: Callable[[str], "QQSide"] | None = None
+
+    def of(self, account: str | None) -> "QQSide":
+        """What a command asks OneBot about a game: its own account's friends and groups."""
+        if account is None or self.through is None:
+            return self
+        return replace(self.through(account), which=self.which)
 
     def pool(self) -> tuple[groups.Members, groups.Ask]:
         """What checking the pool's groups needs; Unreachable without it."""
@@ -80,7 +89,7 @@ NO_ONEBOT = "现在连不上QQ（OneBot），无法检查队伍群的成员：�
 
 
 async def handle(service: Service, qq: str, text: str, friends: Friends, members: groups.Members | None = None,
-                 ask: groups.Ask | None = None) -> str | None:
+                 ask: groups.Ask | None = None, through: Callable[[str], QQSide] | None = None) -> str | None:
     """Run one director command; returns the reply (None: not a director command; a `Stored` one
     is queued already).
 
@@ -102,7 +111,7 @@ async def handle(service: Service, qq: str, text: str, friends: Friends, members
     if len(body) > parse.DIRECTOR_LIMIT:
         return str(parse.TooLong(len(body), parse.DIRECTOR_LIMIT))
     try:
-        return await _command(service, qq, word, rest, chosen, QQSide(friends, members, ask))
+        return await _command(service, qq, word, rest, chosen, QQSide(friends, members, ask, through=through))
     except (ServiceError, parse.ParseError) as exc:
         return str(exc)
     except groups.Unreachable:
@@ -166,7 +175,7 @@ async def _command(service: Service, qq: str, word: str, rest: str, chosen: int 
     if t.game is not None:
         service.sent_against(t)
     try:
-        reply = await COMMANDS[word](service, t, qq, rest, replace(side, which=which))
+        reply = await COMMANDS[word](service, t, qq, rest, replace(side.of(t.row.account), which=which))
         return reply if isinstance(reply, Stored) else which + reply
     except (ServiceError, parse.ParseError, groups.Unreachable, groups.NotChecked):
         raise
@@ -258,8 +267,8 @@ async def _check(service: Service, t: Table, qq: str, rest: str, side: QQSide) -
     have = await side.friends() | {s.qq for s in approved}
     missing = [s for s in t.seats if s.qq not in have]
     if not missing:
-        return "\n".join([*lines, "每名玩家都已加我为好友，可以私聊。"])
-    lines.append("以下玩家还没有加我为好友，私聊可能失败：")
+        return "\n".join([*lines, f"每名玩家都已加{accounts.me(service, t)}为好友，可以私聊。"])
+    lines.append(f"以下玩家还没有加{accounts.me(service, t)}为好友，私聊可能失败：")
     lines += [f"{s.seat}号 {s.name}（{s.qq}）" + (f"：{ONE_WAY}" if s.qq in one_way else f"：{FILTERED}" if s.qq in filtered else "")
               for s in missing]
     unread = [what for what, got in (("被QQ过滤的好友申请", doubts), ("单向好友", friended)) if got is None]
@@ -325,7 +334,7 @@ async def _submit(service: Service, t: Table, qq: str, cmd) -> str:
 
 async def _pool_checked(service: Service, t: Table, side: QQSide) -> None:
     """Before any group is lent: every free pool group holds nobody but the bot."""
-    for note in await groups.before_lending(service, *side.pool(), t.row.id):
+    for note in await groups.before_lending(service, *side.pool(), t.row.id, t.row.account):
         await service.tell_directors(t, note)
 
 
@@ -672,9 +681,9 @@ async def _assist(service: Service, t: Table, qq: str, rest: str, side: QQSide) 
 async def _status(service: Service, t: Table, qq: str, rest: str, side: QQSide) -> str:
     if t.game is None:
         roster = "\n".join(f"{s.seat}号 {s.name} {s.qq} {s.role or '未分配'}" for s in t.seats) or "（尚无名单）"
-        return f"#{t.row.id} {t.row.title}：筹备中\n{roster}"
+        return f"#{t.row.id} {t.row.title}：筹备中{accounts.shown(service, t)}\n{roster}"
     deadlines = [(limit_name(d), until(d)) for d in await service.open_deadlines(t)]
-    return f"#{t.row.id} {t.row.title}\n" + director_status(t.game, deadlines)
+    return f"#{t.row.id} {t.row.title}{accounts.shown(service, t)}\n" + director_status(t.game, deadlines)
 
 
 async def _proxy(service: Service, t: Table, qq: str, rest: str, side: QQSide) -> str:
@@ -752,7 +761,7 @@ COMMANDS = {
     "竞选": _election, "投票": _exile, "发牌": _card, "替补": _replace, "协助": _assist, "状态": _status,
     "代": _proxy, "超时": _timeout, "结算": _resolve, "判负": _lose, "日志": _log,
     "关门时间": _closing_time, "加速": _speed_up, "延时": _delay, "撤销": _undo, "重新计票": _recount, "确认": _confirm, "取消": _cancel,
-    "免牌": _excuse,
+    "免牌": _excuse, "账号": accounts.move,
     **moons.COMMANDS, **desk.COMMANDS,
 }
 

@@ -38,6 +38,7 @@ from . import groups, handling, history, texts
 from .config import Config
 from .dbfile import FileWatch
 from .handling import Address
+from .leases import Leases
 from .models import CommandRow, DeadlineRow, GameDirectorRow, GameRow, OutboxRow, SeatRow, SeenMessage, TeamRow
 from .outbox import Outbox, chat_of, split_text
 from .texts import brief, clock, forum_safe
@@ -56,6 +57,13 @@ class ServiceError(ValueError):
 
 class GameBroken(ServiceError):
     """A game whose stored log no longer replays: every message for it is answered with why."""
+
+
+class ServedElsewhere(GameBroken):
+    """A game whose account another bot process holds (service/leases.py): it drives the game."""
+
+    def __init__(self, row: GameRow) -> None:
+        ServiceError.__init__(self, f"#{row.id} 由机器人账号 QQ {row.account} 负责：请私聊 QQ {row.account}。")
 
 
 class CannotSave(ServiceError):
@@ -247,17 +255,18 @@ class _Gathered:
         self.rows.append(later)
         return later
 
-    def action(self, action: str, params: dict, game_id: int | None) -> _Later:
+    def action(self, action: str, params: dict, game_id: int | None, account: str | None) -> _Later:
         return self._row(OutboxRow, dict(game_id=game_id, action=action, params=params, created_at=self.service.now(),
-                                         attempts=0, last_error=""))
+                                         attempts=0, last_error="", account=account))
 
     async def command(self, game_id: int, seq: int, cmd: Command, source: str) -> None:
         self.job.insert(CommandRow, dict(game_id=game_id, seq=seq, payload=to_dict(cmd), source=source,
                                          at=self.service.now()), returns=False)
 
     async def message(self, to: Address, text: str, game_id: int | None) -> _Later:
+        account = self.service.account_for(to, game_id)
         for action, params in _sends(to, text, self.service.config):
-            last = self.action(action, params, game_id)
+            last = self.action(action, params, game_id, account)
         return last
 
     async def deadline(self, values: dict, message: _Later | None) -> _Later:
@@ -342,6 +351,11 @@ class Service:
         # QQ -> the running games he plays in, newest first: asked of every player's message
         self.players: dict[str, list[int]] = {}
         self.after_commit: list[Callable[[], Awaitable[None]]] = []  # run after each handling's delivery
+        self.accounts: Callable[[], list[str]] = lambda: []  # the QQ accounts connected (set by the plugin)
+        # several processes on one database (service/leases.py): which accounts this one drives; None:
+        # one process, it drives every account. `serving` takes an account's lease if it can.
+        self.leases: Leases | None = None
+        self.serving: Callable[[str], Awaitable[bool]] | None = None
         self.seen = handling.Seen()
         self.watch: FileWatch | None = None  # the SQLite file, watched by the plugin
         self.lost: str | None = None  # why the database is no longer the one opened: nothing is taken then
@@ -368,6 +382,8 @@ class Service:
         self.players = {}
         for seat in await SeatRow.filter(game__status="running").only("qq", "game_id"):
             self._plays(seat.qq, seat.game_id)
+        if self.leases is not None:  # an account's rows and time limits are its holder's, once it holds it
+            return
         await self.outbox.load()
         # an upgrade that changed a running game's rules is told to its directors now, not when the
         # game is next needed
@@ -375,6 +391,11 @@ class Service:
             if changed := self.rules_changed(row):
                 await self._rules_gone(row, changed)
         await self.restore_deadlines()
+
+    def adopt(self, row: GameRow) -> None:
+        """A game not over, as stored now (another process drove it until this one took its account)."""
+        row._written = _written(row)
+        self.live[row.id] = row
 
     def forget(self) -> None:
         """Drop everything held in memory (a clean slate for tests; the database stays)."""
@@ -390,6 +411,8 @@ class Service:
     # --- loading --------------------------------------------------------------------------------------
     async def table(self, game_id: int) -> Table:
         t = self.tables.get(game_id)
+        if t is not None and self.leases is not None and not self.leases.holds(t.row.account):
+            raise ServedElsewhere(t.row)
         if t is not None:
             return t
         if game_id in self.broken:
@@ -407,6 +430,8 @@ class Service:
         row = await GameRow.get_or_none(id=game_id)
         if row is None:
             raise ServiceError(f"没有编号为 {game_id} 的游戏")
+        if self.leases is not None and row.status != "over" and not self.leases.holds(row.account):
+            raise ServedElsewhere(row)
         t = await self._rebuild(row)
         row._written = _written(row)
         if row.status != "over":
@@ -616,16 +641,19 @@ class Service:
             await sink.message(reply, f"未执行：{outcome.error}", t.row.id)
 
     # --- events handled once -------------------------------------------------------------------------
-    async def handling(self, key: str, origin: Address | None = None, time: int | None = None) -> bool:
-        """Begin handling the OneBot event `key` from chat `origin`, at OneBot's `time`: False if it
-        was handled already or is being handled (a repeat: do nothing)."""
-        handling.begin(None, origin)
+    async def handling(self, key: str, origin: Address | None = None, time: int | None = None,
+                       account: str | None = None) -> bool:
+        """Begin handling the OneBot event `key` from chat `origin`, at OneBot's `time`, come to the QQ
+        `account`: False if it was handled already or is being handled (a repeat: do nothing)."""
+        handling.begin(None, origin, account=account)
         if self.lost:
             raise DatabaseLost()
+        if self.serving is not None and account is not None and not await self.serving(account):
+            return False  # another process holds the account: it handles the event
         verdict = await self.seen.verdict(key, time)
         if verdict == "repeat":
             return False
-        handling.begin(key, origin, time, reused=verdict == "reused")
+        handling.begin(key, origin, time, reused=verdict == "reused", account=account)
         return True
 
     async def claim(self, key: str) -> bool:
@@ -658,23 +686,38 @@ class Service:
             else:
                 await sink.message(to, text, t.row.id)
 
-    async def queue(self, to: Address, text: str, game_id: int | None = None) -> OutboxRow:
+    async def queue(self, to: Address, text: str, game_id: int | None = None, account: str | None = None) -> OutboxRow:
         """A message to one player, director or group, sent as plain text (a long one in parts:
-        returns the last)."""
-        return await self._actions(_sends(to, text, self.config), game_id)
+        returns the last), through `account` (by default: account_for)."""
+        return await self._actions(_sends(to, text, self.config), game_id, account or self.account_for(to, game_id))
 
     async def act(self, action: str, params: dict, game_id: int | None = None) -> OutboxRow:
         """Any other OneBot action (rename a group, remove a member...), queued like a message."""
-        return await self._actions([(action, params)], game_id)
+        return await self._actions([(action, params)], game_id, self.account_for(None, game_id))
 
-    async def _actions(self, actions: list[tuple[str, dict]], game_id: int | None) -> OutboxRow:
+    def account_for(self, to: Address | None, game_id: int | None) -> str | None:
+        """The QQ account a message to `to` (None: another action) goes through: an answer to whoever
+        wrote, or what answers an event (a request), through the account he wrote to; anything else
+        of a game through the game's account (None: whichever is connected)."""
+        unit = handling.current()
+        if unit.account and (game_id is None or to == unit.origin):
+            return unit.account
+        row = self.live.get(game_id) if game_id is not None else None
+        if row is None and game_id in self.tables:
+            row = self.tables[game_id].row
+        account = getattr(row, "account", None) or unit.account
+        if account is None and self.leases is not None:  # several processes: every row is an account's
+            account = next(iter(self.leases.held()), None)
+        return account
+
+    async def _actions(self, actions: list[tuple[str, dict]], game_id: int | None, account: str | None) -> OutboxRow:
         """Store OneBot actions: inside the service's transaction through tortoise; else together (all
         a message's parts or none), with the key of the event being handled, through the writer."""
         unit = handling.current()
         if _Transaction.open() or _inside_foreign_transaction():
             try:
                 for action, params in actions:
-                    row = await OutboxRow.create(game_id=game_id, action=action, params=params)
+                    row = await OutboxRow.create(game_id=game_id, action=action, params=params, account=account)
                     _Transaction.queued(row, unit)
             except BaseORMException as exc:
                 raise _unsaved(exc) from exc
@@ -682,7 +725,7 @@ class Service:
         sink = _Gathered(self)
         last = None
         for action, params in actions:
-            last = sink.action(action, params, game_id)
+            last = sink.action(action, params, game_id, account)
         try:
             await sink.store()
         except BaseException:
@@ -916,12 +959,14 @@ class Service:
             for before in self.config.banshabot_remind_before:
                 self.scheduler.cancel(f"remind:{row_id}:{before}")
 
-    async def restore_deadlines(self) -> None:
-        """At start-up: every open time limit is scheduled again; one that passed fires at once.
+    async def restore_deadlines(self, games: list[int] | None = None) -> None:
+        """At start-up (or when this process takes an account over: of its `games`): every open time
+        limit is scheduled again; one that passed fires at once.
 
         One whose message was delivered just before the bot stopped, before the limit could start,
         counts from that delivery."""
-        for row in await DeadlineRow.filter(done=False).exclude(due_at=None).exclude(game_id__in=list(self.broken)):
+        rows = DeadlineRow.filter(done=False).exclude(due_at=None).exclude(game_id__in=list(self.broken))
+        for row in await (rows if games is None else rows.filter(game_id__in=games)):
             message = await OutboxRow.get_or_none(id=row.waits_for_id) if row.waits_for_id else None
             if message is not None and message.sent_at is not None:
                 await self._count_from_delivery(row, message.sent_at)
@@ -937,7 +982,10 @@ class Service:
         row = await DeadlineRow.get_or_none(id=row_id)
         if row is None or row.done or await self._waiting(row):  # the delivery will schedule it again
             return
-        t = await self.table(row.game_id)
+        try:
+            t = await self.table(row.game_id)
+        except ServedElsewhere:  # the process that holds its account now runs it
+            return
         if t.game.phase == "over":
             row.done = True
             await row.save()
@@ -961,7 +1009,10 @@ class Service:
         left = (row.due_at - self.now()).total_seconds() / self._minutes(1).total_seconds()
         if left <= 0:
             return
-        t = await self.table(row.game_id)
+        try:
+            t = await self.table(row.game_id)
+        except ServedElsewhere:
+            return
         shown = before if left > before - 0.5 else max(1, round(left))
         async with self.transaction():
             row.reminded = [*row.reminded, *dict.fromkeys([before, *missed])]
@@ -1009,7 +1060,7 @@ class Service:
         async with self.transaction():
             row = await GameRow.create(ruleset=rules.id, title=title or rules.title, seed=secrets.randbits(31),
                                        salt=secrets.token_hex(16),
-                                       directors=[director])
+                                       directors=[director], account=handling.current().account)
         self.live[row.id] = row
         return row
 

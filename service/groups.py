@@ -14,12 +14,18 @@ QQ shows a new member the group's recent chat: a team lent a group the last team
 up and read it. Where OneBot offers it (NapCat's `set_group_new_member_history_visibility`), the
 bot turns that view off when a group enters the pool and again before every lending; where it
 cannot, the director is told, and groups that show no earlier team's chat are lent first.
+
+With several QQ accounts, a pool group belongs to the account it was added through (which must
+administer it): it is lent only to that account's games, and only that account answers in it.
 """
 from __future__ import annotations
 
 import asyncio
 from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
+from tortoise.expressions import Q
+
+from . import handling
 from .models import GameRow, PoolGroupRow, SeatRow, TeamRow
 
 if TYPE_CHECKING:
@@ -70,7 +76,7 @@ _released: list[tuple[str, int]] = []
 async def assign_team(service: "Service", t: "Table", team: str, members: list[str]) -> None:
     row = await TeamRow.get_or_none(game_id=t.row.id, team=team)
     if row is None:
-        free = await _free_groups()
+        free = await _free_groups(t.row.account)
         group = free[0] if free else None
         row = await TeamRow.create(game_id=t.row.id, team=team, members=[], group_id=group.group_id if group else None)
         if group:
@@ -118,10 +124,15 @@ async def member_joined(service: "Service", group_id: str, qq: str) -> None:
     await service.delivered()
 
 
-async def _free_groups() -> list[PoolGroupRow]:
-    """The free pool groups, the one to lend first first: those where a team that joins can read no
-    earlier team's chat (its view of the history is off, or no team has had the group yet)."""
-    free = await PoolGroupRow.filter(game_id=None).order_by("group_id")
+def _of(account: str | None) -> Q:
+    """The pool groups an account's game may use: its own, and those kept before accounts were."""
+    return Q(account=None) | Q(account=account) if account else Q()
+
+
+async def _free_groups(account: str | None) -> list[PoolGroupRow]:
+    """The free pool groups of `account`, the one to lend first first: those where a team that joins
+    can read no earlier team's chat (its view of the history is off, or no team has had the group yet)."""
+    free = await PoolGroupRow.filter(_of(account), game_id=None).order_by("group_id")
     return sorted(free, key=lambda g: bool(g.history_shown is not False and g.lent_before))
 
 
@@ -153,7 +164,7 @@ async def regained(t: "Table") -> tuple[list[tuple[TeamRow, str]], list[tuple[Te
     pool group it gets (its own if still free, else another free one); and each team left with none,
     with the game its group is lent to now (None: the group left the pool)."""
     rows = await TeamRow.filter(game_id=t.row.id).exclude(group_id=None).order_by("id")
-    free = [g.group_id for g in await _free_groups()]
+    free = [g.group_id for g in await _free_groups(t.row.account)]
     own = {row.id: row.group_id for row in rows if row.group_id in free}
     spare = [g for g in free if g not in own.values()]
     plan, short = [], []
@@ -273,19 +284,19 @@ async def enter_pool(service: "Service", group_id: str, name: str, members: Memb
         why, removed = f"{exc}，我可能已不在该群", []
     if why:
         return f"群 {group_id} 未加入群池：{why}。队伍群里只能有本队成员：请让我成为群主，并让其他人退群后再添加。"
-    await add_to_pool(group_id, name)
+    await add_to_pool(group_id, name, handling.current().account)
     group = await PoolGroupRow.get(group_id=group_id)
     await _hide_history(group, ask)
     return (f"群 {group_id} 已加入群池。" + (f"\n{_removed_note(group_id, removed)}" if removed else "")
             + (f"\n注意：群 {group_id} 的{HISTORY_SHOWN}" if group.history_shown else ""))
 
 
-async def before_lending(service: "Service", members: Members, ask: Ask, game_id: int) -> list[str]:
-    """At a game start, before any group is lent: every free pool group is emptied, and its new
+async def before_lending(service: "Service", members: Members, ask: Ask, game_id: int, account: str | None = None) -> list[str]:
+    """At a game start, before any group is lent: every free pool group (of the game's `account`) is emptied, and its new
     members' view of the history turned off; one that cannot be emptied leaves the pool; one whose
     members could not be read stays, and nothing is lent (NotChecked). Returns what the director is told."""
     notes, shown, unread = [], [], []
-    for group in await PoolGroupRow.filter(game_id=None).order_by("group_id"):
+    for group in await PoolGroupRow.filter(_of(account), game_id=None).order_by("group_id"):
         try:
             why, removed = await _clear(service, group.group_id, members, game_id)
         except Unreadable as exc:  # not "the bot is not in the group": the group stays, nothing is lent
@@ -340,13 +351,15 @@ async def owner_of(group_id: str) -> tuple[GameRow, TeamRow] | None:
     return await GameRow.get(id=team.game_id), team
 
 
-async def pooled(service: "Service", group_id: str) -> bool:
-    """The group is one of the pool's, free or lent: nobody gets in but the members of its team. Every
-    group message asks: read from the SQLite file directly where the bot reads it so."""
-    rows = service.seen.read('SELECT 1 FROM "pool_group" WHERE "group_id"=? LIMIT 1', (group_id,))
+async def pooled(service: "Service", group_id: str, account: str | None = None) -> bool:
+    """The group is one of the pool's, free or lent: nobody gets in but the members of its team.
+    `account`: and it is that account's to manage (another account in it leaves it alone). Every group
+    message asks: read from the SQLite file directly where the bot reads it so."""
+    rows = service.seen.read('SELECT "account" FROM "pool_group" WHERE "group_id"=? LIMIT 1', (group_id,))
     if rows is None:
-        return await PoolGroupRow.exists(group_id=group_id)
-    return bool(rows)
+        group = await PoolGroupRow.get_or_none(group_id=group_id)
+        rows = [] if group is None else [{"account": group.account}]
+    return bool(rows) and (account is None or rows[0]["account"] in (None, account))
 
 
 async def may_join(group_id: str, qq: str) -> bool:
@@ -365,8 +378,8 @@ async def relay_team(game_id: int, name: str) -> TeamRow | None:
     return None
 
 
-async def add_to_pool(group_id: str, name: str) -> bool:
-    _, created = await PoolGroupRow.get_or_create(group_id=group_id, defaults={"original_name": name})
+async def add_to_pool(group_id: str, name: str, account: str | None = None) -> bool:
+    _, created = await PoolGroupRow.get_or_create(group_id=group_id, defaults={"original_name": name, "account": account})
     return created
 
 

@@ -43,6 +43,7 @@ class Unit:
     time: int | None = None  # OneBot's time of the event, stored with its key
     reused: bool = False  # the key is stored with another time (a former message's): replaced
     origin: Address | None = None  # the chat the event came from: its answers go first
+    account: str | None = None  # the QQ account the event came to: its answers go through it
     rows: list[OutboxRow] = field(default_factory=list)  # queued and stored, not yet handed over
     # queued inside a transaction this service did not open: handed over once seen stored
     unsure: list[OutboxRow] = field(default_factory=list)
@@ -68,8 +69,9 @@ def current() -> Unit:
     return unit
 
 
-def begin(key: str | None, origin: Address | None, time: int | None = None, reused: bool = False) -> Unit:
-    unit = Unit(key=key, origin=origin, time=time, reused=reused)
+def begin(key: str | None, origin: Address | None, time: int | None = None, reused: bool = False,
+          account: str | None = None) -> Unit:
+    unit = Unit(key=key, origin=origin, time=time, reused=reused, account=account)
     _unit.set(unit)
     return unit
 

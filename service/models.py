@@ -19,6 +19,9 @@ class GameRow(Model):
     directors = fields.JSONField(default=list)  # QQ numbers; the creator first, then co-directors
     planned_close = fields.DatetimeField(null=True)  # the running day's announced 关门
     closed_at = fields.DatetimeField(null=True)  # the last 关门: night time limits count from it
+    # the QQ account (OneBot self_id) that serves the game: the one its director set it up through;
+    # None (a game from before accounts were kept): whichever is connected
+    account = fields.CharField(max_length=20, null=True)
     created_at = fields.DatetimeField(auto_now_add=True)
 
     class Meta:
@@ -105,6 +108,8 @@ class OutboxRow(Model):
     given_up_at = fields.DatetimeField(null=True)
     # the id OneBot gave the message sent: the next one of its chat, in doubt, is looked for after it
     message_id = fields.CharField(max_length=40, null=True)
+    # the QQ account it goes through, and only that one (None: whichever is connected)
+    account = fields.CharField(max_length=20, null=True)
 
     class Meta:
         table = "outbox"
@@ -148,6 +153,8 @@ class PoolGroupRow(Model):
     # new members' view of the history off, True where it could not, None before it was tried
     history_shown = fields.BooleanField(null=True)
     lent_before = fields.BooleanField(null=True)  # a team has had it: its chat is in the history
+    # the QQ account that administers it (it was added through): lent only to that account's games
+    account = fields.CharField(max_length=20, null=True)
 
     class Meta:
         table = "pool_group"
@@ -198,3 +205,16 @@ class RevealRow(Model):
 
     class Meta:
         table = "reveal"
+
+
+class AccountLeaseRow(Model):
+    """Which bot process drives a QQ account's games and sends its messages, and until when: with
+    several processes on one PostgreSQL, the holder renews it; once it lapses, another process that
+    has the account connected takes the account over (service/leases.py)."""
+
+    account = fields.CharField(max_length=20, primary_key=True)
+    holder = fields.CharField(max_length=64)
+    expires_at = fields.DatetimeField()
+
+    class Meta:
+        table = "account_lease"

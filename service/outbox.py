@@ -3,8 +3,14 @@
 Every action is stored (`OutboxRow`) before it is handed here, so nothing is lost to a crash. Each
 chat (a player, a group) has its own lane: its actions go out one at a time in the order they were
 queued, and a chat whose action fails waits for its retry without holding any other chat. What
-limits the whole bot is a rate (`BANSHABOT_SEND_RATE` messages a second, QQ restricts accounts that
+limits each QQ account is a rate (`BANSHABOT_SEND_RATE` messages a second, QQ restricts accounts that
 send in bursts), and under it an answer to someone who just wrote goes before broadcasts.
+
+The bot may have several accounts, each its own OneBot connection: an action goes through the
+account stored with it (`OutboxRow.account`) and no other, so a lane is a chat of one account, each
+account keeps its own pace, and an account that is not connected holds its own actions until it is
+back while the others go on. An action stored without an account (from before accounts were kept,
+or the bot's own notices) goes through whichever account connected first.
 
 An action OneBot refuses is tried again after `retry` seconds, and given up after `attempts`
 refusals (whoever set up the game is told). One whose outcome is unknown (no answer within
@@ -68,6 +74,13 @@ def chat_of(action: str, params: dict) -> str:
     if "user_id" in params:
         return f"private:{params['user_id']}"
     return f"{action}:{params.get('flag', '')}"  # a request's answer stands alone
+
+
+def lane_of(row: OutboxRow) -> str:
+    """The lane an action waits in: its chat, of its account (one account's messages in a chat say
+    nothing about another's order there)."""
+    chat = chat_of(row.action, row.params)
+    return f"{row.account}/{chat}" if row.account else chat
 
 
 def split_text(text: str, limit: int, parts: int) -> list[str]:
@@ -162,7 +175,9 @@ class Entry:
 
 
 class Lane:
-    def __init__(self) -> None:
+    def __init__(self, account: str | None) -> None:
+        self.account = account  # what its actions go through (None: whichever account is connected)
+        self.via: str | None = None  # the connection its call being made went through
         self.entries: deque[Entry] = deque()
         self.task: asyncio.Task | None = None
         self.retry_at = 0.0  # monotonic: a failed action waits until then
@@ -313,14 +328,20 @@ class Outbox:
         # whether an action in doubt reached its chat (None: unknown), given the id of the message
         # delivered before it in that chat
         self.confirm: Confirm | None = None
-        self.last_ids: dict[str, str | None] = {}  # chat -> the id OneBot gave its last message delivered
+        self.last_ids: dict[str, str | None] = {}  # lane -> the id OneBot gave its last message delivered
         self.queued: Callable[[], list[OutboxRow]] = lambda: []  # what `sent` / `given_up` queued
         self.timeout = timeout
         self.attempts = attempts
         self.retry = retry
-        self.limit = RateLimit(rate)
-        self.call: Call | None = None  # while OneBot is connected
-        self.connected = asyncio.Event()
+        self.limit = RateLimit(rate)  # the pace of a connection serving every account (tests)
+        self.limits: dict[str, RateLimit] = {}  # account -> its own pace
+        # account -> how to reach it, while connected; None: one connection for every account (tests)
+        self.calls: dict[str | None, Call] = {}
+        self.changed = asyncio.Event()  # set (and replaced) whenever an account connects
+        # several processes on one database (service/leases.py): whether this one may send through an
+        # account now, and which accounts' stored rows are its to send (None: every account's)
+        self.may_send: Callable[[str | None], bool] = lambda account: True
+        self.served: Callable[[], list[str] | None] = lambda: None
         self.lanes: dict[str, Lane] = {}
         self.entries: dict[int, Entry] = {}  # every row handed over and not yet sent or given up
         # where its own tasks run: a copy of the context the database was opened in (Service.open)
@@ -329,25 +350,55 @@ class Outbox:
         self.handed = Handed()
 
     # --- connection ------------------------------------------------------------------------------
-    def connect(self, call: Call) -> None:
-        self.call = call
-        self.connected.set()
+    def connect(self, call: Call, account: str | None = None) -> None:
+        """`account` connected (None: one connection for every account): its lanes go on."""
+        self.calls[account] = call
+        changed, self.changed = self.changed, asyncio.Event()
+        changed.set()
 
-    def disconnect(self) -> None:
-        """OneBot went away: what is being sent is in doubt, and nobody waits for the rest."""
-        self.call = None
-        self.connected.clear()
-        self.cut()
-        for entry in self.entries.values():
-            if not entry.attempted.done():
-                entry.attempted.set_result(None)
-
-    def cut(self, tasks: set[asyncio.Task] | None = None) -> None:
-        """The calls the lanes `tasks` (None: every lane) wait for will not be answered (their
-        connection went): each is in doubt now. Where OneBot is connected again already, it is
-        looked up and tried again at once."""
+    def disconnect(self, account: str | None = None) -> None:
+        """`account`'s OneBot went away (None: every one): what is being sent through it is in doubt,
+        and nobody waits for what it holds now."""
+        if account is None:
+            self.calls.clear()
+        else:
+            self.calls.pop(account, None)
+        self.cut(account=account)
         for lane in self.lanes.values():
-            if lane.calling and lane.task is not None and not lane.cut and (tasks is None or lane.task in tasks):
+            if self.route(lane.account) is None:
+                for entry in lane.entries:
+                    if not entry.attempted.done():
+                        entry.attempted.set_result(None)
+
+    def route(self, account: str | None) -> tuple[str | None, Call] | None:
+        """The connection an action of `account` goes through, and its name (None: not connected, or
+        another process holds the account)."""
+        if not self.may_send(account):
+            return None
+        if account in self.calls:
+            return account, self.calls[account]
+        if None in self.calls:
+            return None, self.calls[None]
+        if account is None and self.calls:  # no account of its own: the first connected
+            first = next(iter(self.calls))
+            return first, self.calls[first]
+        return None
+
+    def pace(self, via: str | None) -> RateLimit:
+        """Each connection's own pace (its account's)."""
+        if via is None:
+            return self.limit
+        if via not in self.limits:
+            self.limits[via] = RateLimit(self.limit.rate)
+        return self.limits[via]
+
+    def cut(self, tasks: set[asyncio.Task] | None = None, account: str | None = None) -> None:
+        """The calls the lanes `tasks` (None: every lane) wait for through `account` (None: any) will
+        not be answered (their connection went): each is in doubt now. Where OneBot is connected
+        again already, it is looked up and tried again at once."""
+        for lane in self.lanes.values():
+            if (lane.calling and lane.task is not None and not lane.cut and (tasks is None or lane.task in tasks)
+                    and (account is None or lane.via == account)):
                 lane.cut = True
                 lane.task.cancel()
 
@@ -365,10 +416,10 @@ class Outbox:
                 if row.sent_at is not None or row.given_up_at is not None or row.id in self.marks.unsettled:
                     continue
                 entry = self.entries[row.id] = Entry(row, urgent(row), asyncio.get_running_loop().create_future())
-                chat = chat_of(row.action, row.params)
+                chat = lane_of(row)
                 lane = self.lanes.get(chat)
                 if lane is None:
-                    lane = self.lanes[chat] = Lane()
+                    lane = self.lanes[chat] = Lane(row.account)
                 _in_order(lane, entry)
                 if entry.urgent:
                     self._hasten(lane, entry)
@@ -376,9 +427,9 @@ class Outbox:
                     # not the caller's context: what a delivery queues belongs to no caller's handling
                     lane.task = asyncio.create_task(self._drive(chat, lane), context=self.context())
                     lane.task.add_done_callback(_failure_logged)
-            if self.call is None:
-                continue
-            lane = self.lanes[chat_of(entry.row.action, entry.row.params)]
+            lane = self.lanes[lane_of(entry.row)]
+            if self.route(lane.account) is None:
+                continue  # its account is not connected: it goes once it is back
             if lane.retry_at or lane.slow:
                 if not entry.attempted.done():
                     entry.attempted.set_result(None)  # behind a failure or a slow call: not waited for
@@ -398,17 +449,21 @@ class Outbox:
                 break
             if not ahead.urgent:
                 ahead.urgent = True
-                self.limit.hasten(ahead)
+                for limit in (self.limit, *self.limits.values()):
+                    limit.hasten(ahead)
 
-    async def flush(self, call: Call | None = None) -> None:
+    async def flush(self, call: Call | None = None, account: str | None = None) -> None:
         """Every stored action not yet sent, tried now (a failed one without waiting for its retry):
-        when OneBot connects (`call`: how to reach it) and every `retry` seconds. What is held here
-        but no longer waits in the database (settled meanwhile) is dropped first."""
+        when OneBot connects (`call`: how to reach `account`, None: every account) and every `retry`
+        seconds. What is held here but no longer waits in the database (settled meanwhile) is
+        dropped first, before the account's lanes go on."""
         newest = await OutboxRow.all().order_by("-id").first().values_list("id", flat=True) or 0
-        rows = await OutboxRow.filter(sent_at=None, given_up_at=None).order_by("id")
+        rows = OutboxRow.filter(sent_at=None, given_up_at=None)
+        served = self.served()
+        rows = await (rows if served is None else rows.filter(account__in=served)).order_by("id")
         self._drop_settled({row.id for row in rows}, newest)
-        if call is not None and self.call is None:
-            self.connect(call)
+        if call is not None and (account is not None or None not in self.calls):
+            self.connect(call, account)
         if self.handed.path is not None and self.handed.fd is None:  # it could not be written: again
             self._keep_handed()
         self.retry_now()
@@ -456,6 +511,18 @@ class Outbox:
     async def waiting(self) -> int:
         return await OutboxRow.filter(sent_at=None, given_up_at=None).count()
 
+    def drop(self, account: str | None) -> None:
+        """Drop what is held in memory for `account` (another process sends it now)."""
+        for chat, lane in list(self.lanes.items()):
+            if lane.account == account:
+                if lane.task is not None:
+                    lane.task.cancel()
+                for entry in lane.entries:
+                    self.entries.pop(entry.row.id, None)
+                    if not entry.attempted.done():
+                        entry.attempted.set_result(None)
+                del self.lanes[chat]
+
     def forget(self) -> None:
         """Drop everything held in memory (a clean slate for tests; the rows stay stored)."""
         for lane in self.lanes.values():
@@ -477,8 +544,8 @@ class Outbox:
                 except asyncio.TimeoutError:
                     pass
                 continue
-            if self.call is None:
-                await self.connected.wait()
+            if self.route(lane.account) is None:
+                await self.changed.wait()  # its account is away: it holds its actions until it is back
                 continue
             entry = lane.entries[0]
             lane.busy = True
@@ -517,13 +584,17 @@ class Outbox:
         row = entry.row
         if entry.in_doubt or row.last_error == TRYING:
             with self._watched(lane):
-                if await self._confirmed(row, chat_of(row.action, row.params)):
+                if await self._confirmed(row, lane_of(row)):
                     # tried before without an answer (or the bot stopped meanwhile), and it did arrive
                     return await self._delivered(entry)
-        await self.limit.permit(0 if entry.urgent else 1, entry)
-        call = self.call
-        if call is None:
+        route = self.route(lane.account)
+        if route is None:
             return "unreachable"
+        await self.pace(route[0]).permit(0 if entry.urgent else 1, entry)
+        route = self.route(lane.account)  # it may have gone while waiting
+        if route is None:
+            return "unreachable"
+        lane.via, call = route
         row.attempts += 1
         row.last_error = TRYING
         self.handed.note(row.id)  # before OneBot is called: after a crash, it may have gone out
@@ -544,12 +615,12 @@ class Outbox:
             lane.cut = False
             entry.in_doubt = True  # the connection dropped while waiting for the answer
             outcome = await self._failed(entry, "连接中断", keep=TRYING)
-            return "cut" if outcome == "failed" and self.call is not None else outcome
+            return "cut" if outcome == "failed" and self.route(lane.account) is not None else outcome
         except Unreachable:
             row.attempts -= 1
             row.last_error = ""
             self.marks.add(row)
-            self.disconnect()
+            self.disconnect(lane.via)
             return "unreachable"
         except Refused as exc:
             entry.in_doubt = False
@@ -581,7 +652,7 @@ class Outbox:
             lane.slow = False
 
     async def _confirmed(self, row: OutboxRow, chat: str) -> bool:
-        if self.confirm is None or self.call is None:
+        if self.confirm is None or self.route(row.account) is None:
             return False
         try:
             return bool(await asyncio.wait_for(self.confirm(row, await self._last_id(chat, row)), self.timeout))
@@ -589,19 +660,19 @@ class Outbox:
             return False
 
     async def _last_id(self, chat: str, row: OutboxRow) -> str | None:
-        """The id of the message delivered in `chat` before `row` (None: not known): known since this
-        bot delivered it, or stored (after a restart)."""
+        """The id of the message delivered in `chat` (a lane) before `row` (None: not known): known
+        since this bot delivered it, or stored (after a restart)."""
         if chat in self.last_ids:
             return self.last_ids[chat]
-        earlier = OutboxRow.filter(id__lt=row.id, action=row.action, sent_at__not_isnull=True)
+        earlier = OutboxRow.filter(id__lt=row.id, action=row.action, account=row.account, sent_at__not_isnull=True)
         for before in await earlier.order_by("-id").limit(LOOK_FOR_LAST):
-            if chat_of(before.action, before.params) == chat:
+            if lane_of(before) == chat:
                 return before.message_id
         return None
 
     async def _delivered(self, entry: Entry) -> str:
         row = entry.row
-        self.last_ids[chat_of(row.action, row.params)] = row.message_id
+        self.last_ids[lane_of(row)] = row.message_id
         row.sent_at = self.now()
         row.last_error = ""
         entry.in_doubt = False

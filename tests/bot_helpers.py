@@ -228,14 +228,15 @@ def joined(group: int, user: int) -> GroupIncreaseNoticeEvent:
 
 
 # --- the fake OneBot connection -----------------------------------------------------------------------
-async def connect(ctx) -> Bot:
-    """A OneBot v11 bot connected for this test context; its on-connect outbox flush has run.
+async def connect(ctx, self_id: str = BOT_ID) -> Bot:
+    """A OneBot v11 bot (the QQ account `self_id`) connected for this test context; its on-connect
+    outbox flush has run.
 
     That flush sends whatever is still queued: declare those calls before connecting."""
     from conftest import CONNECT_FLUSHES
 
     before = CONNECT_FLUSHES.done
-    bot = ctx.create_bot(base=Bot, adapter=nonebot.get_adapter(Adapter), self_id=BOT_ID)
+    bot = ctx.create_bot(base=Bot, adapter=nonebot.get_adapter(Adapter), self_id=self_id)
     for _ in range(200):
         if CONNECT_FLUSHES.done > before:
             break

@@ -21,7 +21,7 @@ async def in_group(bot: Bot, event: GroupMessageEvent) -> None:
     group = str(event.group_id)
     key = message_key(bot.self_id, "group", group, event.message_id, event.raw_message)
     async with answer_failure(bot, ("group", group)):
-        if not await service.handling(key, time=event.time, origin=("group", group)):
+        if not await service.handling(key, time=event.time, origin=("group", group), account=bot.self_id):
             return
         await playing.in_group(service, group, event.get_user_id(), plain(event), key)
 
@@ -59,8 +59,13 @@ def ask_of(bot: Bot | None) -> groups.Ask:
     return ask
 
 
+async def _pool_members(group_id: str) -> tuple[str | None, dict[str, str]]:
+    """A pool group's members, as the account that manages it reads them."""
+    return await members_of(onebot(await groups.account_of(group_id)))(group_id)
+
+
 async def _check_released() -> None:
-    await groups.after_release(service, members_of(onebot()))
+    await groups.after_release(service, _pool_members)
 
 
 service.after_commit.append(_check_released)

@@ -20,12 +20,12 @@ from service.handling import message_key
 
 from .groups import ask_of, in_group, members_of, plain
 from .guard import guarded
-from .runtime import VERSION, answer_failure, history, service
+from .runtime import VERSION, answer_failure, history_of, onebot, service
 
 
 async def ours(event: PrivateMessageEvent | GroupMessageEvent, director: bool) -> bool:
     if isinstance(event, GroupMessageEvent):
-        return await groups.pooled(service, str(event.group_id))
+        return await groups.pooled(service, str(event.group_id), str(event.self_id))
     qq = event.get_user_id()
     return event.sub_type != "friend" or director or bool(await service.playing(qq)) or await playing.known(service, qq)
 
@@ -37,8 +37,8 @@ messages = on_message(priority=10, block=True)
 @messages.handle()
 @guarded
 async def _(bot: Bot, event: MessageEvent) -> None:
-    # every message carries OneBot's time: the chat history is searched on OneBot's clock
-    history.onebot_time(event.time)
+    # every message carries OneBot's time: its account's chat history is searched on OneBot's clock
+    history_of(bot.self_id).onebot_time(event.time)
     if isinstance(event, PrivateMessageEvent):
         origin = ("private", event.get_user_id())
     elif isinstance(event, GroupMessageEvent):
@@ -64,7 +64,7 @@ async def private(bot: Bot, event: PrivateMessageEvent, director: bool) -> None:
     qq, text = event.get_user_id(), plain(event)
     key = message_key(bot.self_id, "private", qq, event.message_id, event.raw_message)
     async with answer_failure(bot, ("private", qq)):
-        if not await service.handling(key, time=event.time, origin=("private", qq)):
+        if not await service.handling(key, time=event.time, origin=("private", qq), account=bot.self_id):
             return  # OneBot delivered the same message again (or is delivering it right now)
         if director:
             if text.strip() == "版本":
@@ -77,15 +77,26 @@ async def private(bot: Bot, event: PrivateMessageEvent, director: bool) -> None:
         await playing.private(service, qq, text, key)
 
 
-async def direct(bot: Bot | None, qq: str, text: str) -> str | None:
-    """A director's command, from his private chat or his desk (plugins/banshabot/desk.py): run,
-    answered in his private chat, and returned (None: not a director command)."""
+def friends_of(bot: Bot | None) -> directing.Friends:
+    """The friends of `bot`'s account, read from OneBot."""
     async def friends() -> set[str]:
         if bot is None:
             raise groups.Unreachable("no OneBot connection")
         return {str(f["user_id"]) for f in await bot.get_friend_list()}
 
-    reply = await directing.handle(service, qq, text, friends, members_of(bot), ask_of(bot))
+    return friends
+
+
+def side_of(account: str) -> directing.QQSide:
+    """What a director's command asks OneBot about a game, through the game's own account."""
+    bot = onebot(account)
+    return directing.QQSide(friends_of(bot), members_of(bot), ask_of(bot))
+
+
+async def direct(bot: Bot | None, qq: str, text: str) -> str | None:
+    """A director's command, from his private chat or his desk (plugins/banshabot/desk.py): run,
+    answered in his private chat, and returned (None: not a director command)."""
+    reply = await directing.handle(service, qq, text, friends_of(bot), members_of(bot), ask_of(bot), through=side_of)
     if reply is not None:
         if not isinstance(reply, directing.Stored):
             await service.queue(("private", qq), reply)

@@ -19,12 +19,12 @@ async def ours(event: Event) -> bool:
     if isinstance(event, FriendRequestEvent):
         return await playing.befriends(service, event.get_user_id())
     if isinstance(event, GroupRequestEvent):
-        return event.sub_type == "add" and await groups.pooled(service, str(event.group_id))
+        return event.sub_type == "add" and await groups.pooled(service, str(event.group_id), str(event.self_id))
     return False
 
 
 async def joined_pool_group(event: Event) -> bool:
-    return isinstance(event, GroupIncreaseNoticeEvent) and await groups.pooled(service, str(event.group_id))
+    return isinstance(event, GroupIncreaseNoticeEvent) and await groups.pooled(service, str(event.group_id), str(event.self_id))
 
 
 # after the messages' matcher (which stops there): a message costs NoneBot no look at these
@@ -35,7 +35,7 @@ joins = on_notice(rule=taking_on_failure(joined_pool_group), priority=20, block=
 @requests.handle()
 @guarded
 async def _(bot: Bot, event: FriendRequestEvent | GroupRequestEvent) -> None:
-    if not await service.handling(event_key(bot.self_id, "request", event.request_type, event.flag)):
+    if not await service.handling(event_key(bot.self_id, "request", event.request_type, event.flag), account=bot.self_id):
         return
     if isinstance(event, FriendRequestEvent):
         # players must be the bot's friends to be reached privately
@@ -54,7 +54,7 @@ async def _(bot: Bot, event: FriendRequestEvent | GroupRequestEvent) -> None:
 async def _(bot: Bot, event: GroupIncreaseNoticeEvent) -> None:
     group, qq = str(event.group_id), event.get_user_id()
     key = event_key(bot.self_id, "joined", group, f"{qq}:{event.time}")
-    fresh = await service.handling(key)
+    fresh = await service.handling(key, account=bot.self_id)
     if qq == bot.self_id:
         return
     if await groups.may_join(group, qq):

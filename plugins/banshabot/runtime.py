@@ -17,10 +17,11 @@ require("nonebot_plugin_apscheduler")
 from apscheduler.jobstores.base import JobLookupError  # noqa: E402
 from nonebot_plugin_apscheduler import scheduler  # noqa: E402
 
+from service import accounts, leases  # noqa: E402
 from service import handling  # noqa: E402
 from service.config import Config  # noqa: E402
 from service.dbfile import FileWatch  # noqa: E402
-from service.db import DEFAULT_URL, close_database, open_database, quick_check, sqlite_path  # noqa: E402
+from service.db import DEFAULT_URL, DatabaseUnusable, close_database, open_database, quick_check, sqlite_path  # noqa: E402
 from service.games import CannotSave, GameBroken, Repeated, Scheduler, Service  # noqa: E402
 from service.chat_history import History  # noqa: E402
 from service.outbox import Refused, Unreachable  # noqa: E402
@@ -70,10 +71,27 @@ class AsyncScheduler(Scheduler):
 
 service = Service(config, AsyncScheduler(), now, superusers=set(driver.config.superusers))
 outbox = service.outbox
+# several processes on one PostgreSQL (service/leases.py): each drives the accounts whose lease it holds
+if config.banshabot_process:
+    service.leases = leases.Leases(config.banshabot_process, config.banshabot_lease_seconds)
+    outbox.may_send = service.leases.holds
+    outbox.served = service.leases.held
 
 
-def onebot() -> Bot | None:
+def onebot(account: str | None = None) -> Bot | None:
+    """The OneBot connection of the QQ `account` (None: the first connected), if it is connected."""
+    if account is not None:
+        bot = get_bots().get(account)
+        return bot if isinstance(bot, Bot) else None
     return next((b for b in get_bots().values() if isinstance(b, Bot)), None)
+
+
+def connected() -> list[str]:
+    """The QQ accounts connected, in the order they connected."""
+    return [b.self_id for b in get_bots().values() if isinstance(b, Bot)]
+
+
+service.accounts = connected
 
 
 # the outbox's tasks waiting for an answer, by the connection they asked: NoneBot leaves a call on a
@@ -82,8 +100,15 @@ def onebot() -> Bot | None:
 waiting_on: dict[Bot, set[asyncio.Task]] = {}
 
 
-async def perform(action: str, params: dict) -> object:
-    bot = onebot()
+def performer(account: str):
+    """How the outbox performs an action through `account`'s connection, and no other."""
+    async def perform(action: str, params: dict) -> object:
+        return await _perform(onebot(account), action, params)
+
+    return perform
+
+
+async def _perform(bot: Bot | None, action: str, params: dict) -> object:
     if bot is None:
         raise Unreachable("no OneBot connection")
     if "text" in params:  # a message: always one plain text segment, never parsed as CQ code
@@ -124,22 +149,37 @@ async def answer_failure(bot: Bot, origin: tuple[str, str]):
             logger.error(f"could not tell {origin} either: {failure!r}")
 
 
-async def look_up(action: str, params: dict):
-    bot = onebot()
-    if bot is None:
-        raise Unreachable("no OneBot connection")
-    return await bot.call_api(action, **params)
+# each account's chat history (service/chat_history.py): its own messages, on its own OneBot's clock
+histories: dict[str, History] = {}
 
 
-history = History(look_up, lambda: getattr(onebot(), "self_id", None))
-outbox.confirm = history.delivered
+def history_of(account: str) -> History:
+    if account not in histories:
+        async def look_up(action: str, params: dict):
+            bot = onebot(account)
+            if bot is None:
+                raise Unreachable("no OneBot connection")
+            return await bot.call_api(action, **params)
+
+        histories[account] = History(look_up, lambda: account)
+    return histories[account]
 
 
-async def flush() -> None:
-    """Everything stored and not yet sent, tried now (at connect and every retry interval); nothing
-    once the database is lost (its deliveries would be recorded where the next start cannot see)."""
+async def _confirm(row, anchor):
+    """Whether a message in doubt reached its chat, from the history of the account it went through."""
+    account = row.account or next(iter(connected()), None)
+    return None if account is None else await history_of(account).delivered(row, anchor)
+
+
+outbox.confirm = _confirm
+
+
+async def flush(account: str | None = None) -> None:
+    """Everything stored and not yet sent, tried now (at `account`'s connect and every retry
+    interval); nothing once the database is lost (its deliveries would be recorded where the next
+    start cannot see)."""
     if onebot() is not None and service.lost is None:
-        await outbox.flush(perform)
+        await outbox.flush(None if account is None else performer(account), account)
 
 
 WATCH_SECONDS = 5.0
@@ -194,10 +234,10 @@ checking: asyncio.Task | None = None
 SWITCH_INTERVAL = 0.0005
 
 
-def attempts_file(url: str) -> Path | None:
+def attempts_file(url: str, process: str = "") -> Path | None:
     """Where the ids of the actions handed to OneBot are written (service/outbox.py, Handed): beside
-    a SQLite file; for another database, under the default database's folder, one file per URL.
-    None for a database in memory, which a crash loses anyway."""
+    a SQLite file; for another database, under the default database's folder, one file per URL (and
+    per process, where several share it). None for a database in memory, which a crash loses anyway."""
     path = sqlite_path(url)
     if path is not None:
         return Path(path + "-sending")
@@ -205,16 +245,18 @@ def attempts_file(url: str) -> Path | None:
         return None
     folder = Path(sqlite_path(DEFAULT_URL)).parent
     folder.mkdir(parents=True, exist_ok=True)
-    return folder / f"sending-{hashlib.sha1(url.encode()).hexdigest()[:12]}"
+    return folder / (f"sending-{hashlib.sha1(url.encode()).hexdigest()[:12]}" + (f"-{process}" if process else ""))
 
 
 @driver.on_startup
 async def _open() -> None:
     global _startup
     sys.setswitchinterval(SWITCH_INTERVAL)
+    if service.leases is not None and config.banshabot_database_url.startswith("sqlite://"):
+        raise DatabaseUnusable("BANSHABOT_PROCESS（几个机器人进程共用一个数据库）需要 PostgreSQL：SQLite 只供一个进程使用。")
     await open_database(config.banshabot_database_url)
     _startup = contextvars.copy_context()
-    journal = attempts_file(config.banshabot_database_url)
+    journal = attempts_file(config.banshabot_database_url, config.banshabot_process)
     if journal is not None:
         outbox.handed.open(journal)
     path = sqlite_path(config.banshabot_database_url)
@@ -240,13 +282,30 @@ async def _close() -> None:
 
 @driver.on_bot_connect
 async def _connected(bot: Bot) -> None:
-    await flush()
+    absent = f"absent:{bot.self_id}"
+    if scheduler.get_job(absent) is not None:
+        scheduler.remove_job(absent)
+    if service.leases is None:  # else once this process holds the account (plugins/banshabot/processes.py)
+        await flush(bot.self_id)
+
+
 
 
 @driver.on_bot_disconnect
 async def _disconnected(bot: Bot) -> None:
     left = waiting_on.pop(bot, set())
-    if onebot() is None:
-        outbox.disconnect()
+    if onebot(bot.self_id) is None:
+        outbox.disconnect(bot.self_id)  # its messages wait for it: no other account sends them
+        seconds = config.banshabot_absent_seconds
+        _startup.copy().run(scheduler.add_job, _still_absent, "date", args=(bot.self_id, seconds), id=f"absent:{bot.self_id}",
+                            run_date=datetime.fromtimestamp(now().timestamp() + seconds, timezone.utc),
+                            replace_existing=True, misfire_grace_time=None)
     else:  # OneBot connected again before this was noticed
         outbox.cut(left)
+
+
+async def _still_absent(account: str, seconds: float) -> None:
+    if service.leases is not None and await service.leases.elsewhere(account):
+        return  # connected to another process, which drives it
+    if onebot(account) is None and service.lost is None:
+        await accounts.tell_away(service, account, seconds)
