@@ -653,7 +653,7 @@ class Service:
         verdict = await self.seen.verdict(key, time)
         if verdict == "repeat":
             return False
-        handling.begin(key, origin, time, reused=verdict == "reused", account=account)
+        handling.begin(key, origin, time=time, reused=verdict == "reused", account=account)
         return True
 
     async def claim(self, key: str) -> bool:

@@ -69,7 +69,7 @@ def current() -> Unit:
     return unit
 
 
-def begin(key: str | None, origin: Address | None, time: int | None = None, reused: bool = False,
+def begin(key: str | None, origin: Address | None, *, time: int | None = None, reused: bool = False,
           account: str | None = None) -> Unit:
     unit = Unit(key=key, origin=origin, time=time, reused=reused, account=account)
     _unit.set(unit)

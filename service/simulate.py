@@ -61,7 +61,7 @@ def _lower_priority() -> None:
 
 async def _run(service, qq: str, rid: str, games: int, seed: int) -> None:
     # a job of its own, not the handling that started it; answered through the account he wrote to
-    handling.begin(None, ("private", qq), handling.current().account)
+    handling.begin(None, ("private", qq), account=handling.current().account)
     try:
         with tempfile.TemporaryDirectory() as tmp:
             chart = Path(tmp) / "shares.png"

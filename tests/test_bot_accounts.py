@@ -11,7 +11,7 @@ from nonebot.adapters.onebot.v11 import Bot
 from nonebug import App
 
 from bot_helpers import (BOT_ID, DIRECTOR, FIXED_TEXT, GROUP, PLAYERS, QQ, ROSTER_TEXT, STARTED, STRANGER, brief, chat,
-                         connect, dealt_game, in_group, passes_on, private, promised, says, says_with)
+                         connect, dealt_game, in_group, other_plugins, private, promised, says, says_with)
 from service.models import GameRow, OutboxRow
 
 pytestmark = pytest.mark.usefixtures("clean")
@@ -107,7 +107,7 @@ async def test_a_game_moves_to_another_account_once_nothing_of_it_is_on_its_way(
     from service import handling
 
     service = banshabot.service
-    handling.begin(None, None, OTHER)  # set up through the second account
+    handling.begin(None, None, account=OTHER)  # set up through the second account
     t = await dealt_game(service)
     handling.begin(None, None)
     await service.queue(("private", str(QQ["果果"])), "请看群公告。", t.row.id)
@@ -139,13 +139,15 @@ async def test_each_account_handles_an_event_once_and_keeps_its_pool_groups(app:
     from service import groups
 
     await groups.add_to_pool(str(GROUP), "闲聊群", OTHER)
+    heard = other_plugins()
     async with app.test_matcher() as ctx:
         first, second = await both(ctx)
         for bot, account in ((first, BOT_ID), (second, OTHER), (second, OTHER)):
             ctx.receive_event(bot, to(account, private(DIRECTOR, "游戏", message_id=4242)))
         says(ctx, DIRECTOR, "你还没有游戏")
         says(ctx, DIRECTOR, "你还没有游戏")
-        ctx.receive_event(first, in_group(GROUP, STRANGER, "广告"))
-        passes_on(ctx)
+        ctx.receive_event(first, in_group(GROUP, STRANGER, "广告"))  # the other account's group: not this one's
+    assert [event.get_plaintext() for event in heard] == ["广告"]
     assert sorted(a for a, _, _ in through) == sorted([BOT_ID, OTHER])
-    assert await groups.pooled(str(GROUP), OTHER) and not await groups.pooled(str(GROUP), BOT_ID)
+    service = banshabot.service
+    assert await groups.pooled(service, str(GROUP), OTHER) and not await groups.pooled(service, str(GROUP), BOT_ID)
