@@ -37,7 +37,7 @@ def post(*roles: tuple, pack: bool = True) -> str:
             "night": {"prompt": "第{night}夜：{slot}"}, "last_words": {"day": True, "night": False},
             "limits": {k: {"anchor": "close", "minutes": 30, "text": k} for k in ("night", "feedback", "badge", "shot", "blade")},
             "skills": [{"library": "自爆", "holders": [r["name"] for r in identities if r["faction"] == WOLF]}]}
-    probe = FileRuleset({**data, "night_order": [], "settlement": []}, "")
+    probe = FileRuleset({**data, "night_order": [], "settlement": []})
     slots = {s for p in probe.parts for s in p.slots}
     data["night_order"] = sorted(slots, key=lambda s: NIGHT.index(s) if s in NIGHT else len(NIGHT))
     data["settlement"] = sorted(probe.step_of, key=lambda s: STEPS.index(s) if s in STEPS else len(STEPS))
@@ -45,7 +45,7 @@ def post(*roles: tuple, pack: bool = True) -> str:
 
 
 def game(*roles: tuple) -> Game:
-    rules = load_text(post(*roles), "test")
+    rules = load_text(post(*roles))
     names = [("狼一", "狼人"), ("狼二", "狼人"), ("民一", "村民"), ("民二", "村民")] + [(r[0], r[0]) for r in roles]
     return Game(rules, names, seed=1)
 
@@ -304,5 +304,5 @@ def test_a_post_that_leaves_out_a_new_identitys_parameter_or_slot_is_refused_in_
             ("settlement: [杀人, 同守同救, 毒药]", "settlement: [杀人, 毒药]", "结算步骤「同守同救」没有列入夜晚结算顺序")):
         assert old in text
         with pytest.raises(RuleFileError) as exc:
-            load_text(text.replace(old, new), "s12")
+            load_text(text.replace(old, new))
         assert words in str(exc.value)
