@@ -362,6 +362,11 @@ async def pooled(service: "Service", group_id: str, account: str | None = None) 
     return bool(rows) and (account is None or rows[0]["account"] in (None, account))
 
 
+async def account_of(group_id: str) -> str | None:
+    """The account that manages a pool group (None: whichever is connected)."""
+    return await PoolGroupRow.filter(group_id=group_id).first().values_list("account", flat=True)
+
+
 async def may_join(group_id: str, qq: str) -> bool:
     owner = await owner_of(group_id)
     if owner is None:
