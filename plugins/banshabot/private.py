@@ -16,6 +16,7 @@ from nonebot.matcher import current_matcher
 from service import director as directing
 from service import groups
 from service import player as playing
+from service.games import ServedElsewhere
 from service.handling import message_key
 
 from .groups import ask_of, in_group, members_of, plain
@@ -49,7 +50,10 @@ async def _(bot: Bot, event: MessageEvent) -> None:
     taken = director = None
     async with answer_failure(bot, origin):  # a game found broken on the way: the sender is told why
         director = isinstance(event, PrivateMessageEvent) and await directing.is_director(service, origin[1])
-        taken = await ours(event, director)
+        try:
+            taken = await ours(event, director)
+        except ServedElsewhere:  # a game another process drives: handled there, or answered with where to write
+            taken = True
     if taken is None:
         return
     if not taken:
