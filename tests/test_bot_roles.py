@@ -135,38 +135,9 @@ async def test_a_player_of_a_running_game_joins_another_only_as_its_director_cho
 async def test_two_co_directors_opening_the_day_at_once_open_it_once(app: App, banshabot):
     """Both send 开门 at the same moment, night 1 settled: the first opens day 1, the second was
     meant for the night and is refused (applied, it would open day 2 and skip the election)."""
-    import asyncio
-
-    from bot_helpers import night_one, quiet_night, texts_to
-
-    from service import director as directing
-    from service import handling
-
-    service = banshabot.service
-    t = await running_game(service)
-    t.row.directors = [str(DIRECTOR), str(CO_DIRECTOR)]
-    await t.row.save()
-    await night_one(service, t)
-    await quiet_night(service, t)
-
-    async def friends() -> set[str]:
-        return set()
-
-    async def opens(qq: int) -> str:
-        handling.begin(None, ("private", str(qq)))
-        return await directing.handle(service, str(qq), "开门", friends)
-
-    async def waiting(n: int) -> None:
-        while len(t.lock._waiters or ()) < n:
-            await asyncio.sleep(0.005)
-
-    async with t.lock:  # both read the game as it is now, then wait their turn
-        first = asyncio.create_task(opens(DIRECTOR))
-        await asyncio.wait_for(waiting(1), 5)
-        second = asyncio.create_task(opens(CO_DIRECTOR))
-        await asyncio.wait_for(waiting(2), 5)
-    assert (await first).startswith("已执行。本日关门时间")
-    assert await second == "未执行：你发出这条指令时是第1夜，现在已是第1天（另一条指令先执行了）。请确认现在的情况后再发送。"
+    t, first, second = await _at_once(banshabot.service, "开门")
+    assert first.startswith("已执行。本日关门时间")
+    assert second == "未执行：你发出这条指令时是第1夜，现在已是第1天（另一条指令先执行了）。请确认现在的情况后再发送。"
     assert (t.game.state.phase, t.game.state.day_no) == ("day", 1)
     await drain()
 
@@ -175,6 +146,25 @@ async def test_two_co_directors_giving_the_same_card_at_once_give_it_once(app: A
     """Both see 菠萝 without a card and send 发牌 黄牌 菠萝 at the same moment, in the same phase: the
     first is taken, the second was sent against a game without that card (applied, it would make the
     yellow card a red one and send 菠萝 out) and is refused, though the phase is the same."""
+    from service import director as directing
+    from service import handling
+
+    service = banshabot.service
+    t, first, second = await _at_once(banshabot.service, "发牌 黄牌 菠萝")
+    assert first.startswith("已执行")
+    assert second == (f"未执行：你发出这条指令后，导演（QQ {DIRECTOR}）的指令先执行了，游戏已经变化。"
+                      "请发送“状态”确认现在的情况后再发送。")
+    assert t.game.state.player("菠萝").cards["黄牌"] == 1 and t.game.state.player("菠萝").alive
+    await drain()
+    # one of his own after another's was taken is applied: he sent it against the game as it now is
+    handling.begin(None, ("private", str(CO_DIRECTOR)))
+    assert (await directing.handle(service, str(CO_DIRECTOR), "发牌 蓝牌 菠萝", _no_friends)).startswith("已执行")
+    await drain()
+
+
+async def _at_once(service, text: str):
+    """The director and the co-director both send `text` on day 1's morning, each read against the game
+    as it is then, each waiting its turn: the game and the two replies, in the order they were sent."""
     import asyncio
 
     from bot_helpers import night_one, quiet_night
@@ -182,35 +172,27 @@ async def test_two_co_directors_giving_the_same_card_at_once_give_it_once(app: A
     from service import director as directing
     from service import handling
 
-    service = banshabot.service
     t = await running_game(service)
     t.row.directors = [str(DIRECTOR), str(CO_DIRECTOR)]
     await t.row.save()
     await night_one(service, t)
     await quiet_night(service, t)
 
-    async def friends() -> set[str]:
-        return set()
-
-    async def cards(qq: int) -> str:
+    async def sends(qq: int) -> str:
         handling.begin(None, ("private", str(qq)))
-        return await directing.handle(service, str(qq), "发牌 黄牌 菠萝", friends)
+        return await directing.handle(service, str(qq), text, _no_friends)
 
     async def waiting(n: int) -> None:
         while len(t.lock._waiters or ()) < n:
             await asyncio.sleep(0.005)
 
     async with t.lock:  # both read the game as it is now, then wait their turn
-        first = asyncio.create_task(cards(DIRECTOR))
+        first = asyncio.create_task(sends(DIRECTOR))
         await asyncio.wait_for(waiting(1), 5)
-        second = asyncio.create_task(cards(CO_DIRECTOR))
+        second = asyncio.create_task(sends(CO_DIRECTOR))
         await asyncio.wait_for(waiting(2), 5)
-    assert (await first).startswith("已执行")
-    assert await second == (f"未执行：你发出这条指令后，导演（QQ {DIRECTOR}）的指令先执行了，游戏已经变化。"
-                            "请发送“状态”确认现在的情况后再发送。")
-    assert t.game.state.player("菠萝").cards["黄牌"] == 1 and t.game.state.player("菠萝").alive
-    await drain()
-    # one of his own after another's was taken is applied: he sent it against the game as it now is
-    handling.begin(None, ("private", str(CO_DIRECTOR)))
-    assert (await directing.handle(service, str(CO_DIRECTOR), "发牌 蓝牌 菠萝", friends)).startswith("已执行")
-    await drain()
+    return t, await first, await second
+
+
+async def _no_friends() -> set[str]:
+    return set()
