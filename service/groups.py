@@ -124,6 +124,34 @@ async def member_joined(service: "Service", group_id: str, qq: str) -> None:
     await service.delivered()
 
 
+async def member_left(service: "Service", group_id: str, qq: str) -> None:
+    """A member of the team holding the group left it by himself (the leave notice). A living one is
+    told how to come back and the directors that he left; the roster is posted again once the team is
+    in again, since a group may hide its earlier chat from whoever joins."""
+    owner = await owner_of(group_id)
+    if owner is None:
+        return
+    t = await service.table(owner[0].id)
+    async with t.lock:
+        row = await TeamRow.get(id=owner[1].id)
+        seat = t.seat_by_qq(qq)
+        if qq not in (row.joined or ()) or seat is None or seat.name not in row.members:
+            return
+        alive = t.game.state.player(seat.name).alive
+        async with service.transaction():
+            row.joined = [q for q in row.joined if q != qq]
+            if alive:
+                row.posted = None
+            await row.save()
+            if alive:
+                await service.queue(("private", qq), f"你已退出【{row.team}】的QQ群 {group_id}。"
+                                    "队伍的讨论和指令都在群里：请重新申请加入，我会通过你的申请。", t.row.id)
+                for to in await service.addresses(t, "director"):
+                    await service.queue(to, f"{seat.seat}号 {seat.name}（QQ {qq}）退出了【{row.team}】的QQ群 {group_id}，"
+                                        "已请他重新加入；全队回到群里后我会再发一次成员名单。", t.row.id)
+    await service.delivered()
+
+
 def _of(account: str | None) -> Q:
     """The pool groups an account's game may use: its own, and those kept before accounts were."""
     return Q(account=None) | Q(account=account) if account else Q()

@@ -16,6 +16,7 @@ from nonebot.adapters.onebot.v11 import (
     Adapter,
     Bot,
     FriendRequestEvent,
+    GroupDecreaseNoticeEvent,
     GroupIncreaseNoticeEvent,
     GroupMessageEvent,
     GroupRequestEvent,
@@ -224,6 +225,14 @@ def joined(group: int, user: int) -> GroupIncreaseNoticeEvent:
     return GroupIncreaseNoticeEvent(
         time=1764590400, self_id=int(BOT_ID), post_type="notice", notice_type="group_increase",
         sub_type="approve", group_id=group, user_id=user, operator_id=int(BOT_ID),
+    )
+
+
+def left(group: int, user: int, sub_type: str = "leave", operator: int | None = None) -> GroupDecreaseNoticeEvent:
+    """`user` left the group (`leave`), or was removed from it by `operator` (`kick`)."""
+    return GroupDecreaseNoticeEvent(
+        time=1764594000, self_id=int(BOT_ID), post_type="notice", notice_type="group_decrease",
+        sub_type=sub_type, group_id=group, user_id=user, operator_id=operator or user,
     )
 
 

@@ -34,6 +34,7 @@ from bot_helpers import (
     join_request,
     joined,
     kicks,
+    left,
     label,
     lists_members,
     night_one,
@@ -198,6 +199,29 @@ async def test_the_team_roster_is_posted_in_its_group_once_every_member_is_in(ap
     assert not [a for a in await drain() if a[0] == "send_group_msg"]
     async with chat(app) as (ctx, bot):
         ctx.receive_event(bot, joined(GROUP, 30001))  # the roster is as posted: nothing again
+
+
+async def test_a_member_who_leaves_the_team_group_is_asked_back_and_the_roster_posted_again(app: App, banshabot):
+    """A wolf who leaves his group is told to come back and the director that he left; once he is in
+    again the roster is posted again (the group may hide its earlier chat from him). Someone the bot
+    removed, the bot itself, or a stranger leaving, is no news."""
+    service = banshabot.service
+    await running_game(service)
+    async with chat(app) as (ctx, bot):
+        for name in ("橘子", "果果", "香蕉", "葡萄"):
+            ctx.receive_event(bot, joined(GROUP, QQ[name]))
+        posts(ctx, GROUP, "【狼群】成员：1号 果果、2号 橘子、3号 香蕉、4号 葡萄")
+        ctx.receive_event(bot, left(GROUP, QQ["香蕉"]))
+        says(ctx, QQ["香蕉"], f"你已退出【狼群】的QQ群 {GROUP}。队伍的讨论和指令都在群里：请重新申请加入，我会通过你的申请。")
+        says(ctx, DIRECTOR, f"3号 香蕉（QQ {QQ['香蕉']}）退出了【狼群】的QQ群 {GROUP}，已请他重新加入；全队回到群里后我会再发一次成员名单。")
+        ctx.receive_event(bot, left(GROUP, QQ["香蕉"]))  # the same notice again: told once
+        ctx.receive_event(bot, left(GROUP, STRANGER, "kick", int(BOT_ID)))  # the bot removed him
+        ctx.receive_event(bot, left(GROUP, STRANGER))  # not a member
+        back = joined(GROUP, QQ["香蕉"])
+        back.time += 3600
+        ctx.receive_event(bot, back)
+        posts(ctx, GROUP, "【狼群】成员：1号 果果、2号 橘子、3号 香蕉、4号 葡萄")
+    assert not await drain()
 
 
 async def test_a_replaced_player_is_removed_and_kept_out(app: App, banshabot):

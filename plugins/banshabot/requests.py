@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 from nonebot import on_notice, on_request
-from nonebot.adapters.onebot.v11 import Bot, Event, FriendRequestEvent, GroupIncreaseNoticeEvent, GroupRequestEvent
+from nonebot.adapters.onebot.v11 import (Bot, Event, FriendRequestEvent, GroupDecreaseNoticeEvent, GroupIncreaseNoticeEvent,
+                                         GroupRequestEvent)
 
 from service import groups
 from service import player as playing
@@ -23,13 +24,15 @@ async def ours(event: Event) -> bool:
     return False
 
 
-async def joined_pool_group(event: Event) -> bool:
-    return isinstance(event, GroupIncreaseNoticeEvent) and await groups.pooled(service, str(event.group_id), str(event.self_id))
+async def in_pool_group(event: Event) -> bool:
+    """Someone came into or left one of the account's pool groups."""
+    return (isinstance(event, (GroupIncreaseNoticeEvent, GroupDecreaseNoticeEvent))
+            and await groups.pooled(service, str(event.group_id), str(event.self_id)))
 
 
 # after the messages' matcher (which stops there): a message costs NoneBot no look at these
 requests = on_request(rule=taking_on_failure(ours), priority=20, block=True)
-joins = on_notice(rule=taking_on_failure(joined_pool_group), priority=20, block=True)
+comings = on_notice(rule=taking_on_failure(in_pool_group), priority=20, block=True)
 
 
 @requests.handle()
@@ -49,10 +52,16 @@ async def _(bot: Bot, event: FriendRequestEvent | GroupRequestEvent) -> None:
     await service.delivered()
 
 
-@joins.handle()
+@comings.handle()
 @guarded
-async def _(bot: Bot, event: GroupIncreaseNoticeEvent) -> None:
+async def _(bot: Bot, event: GroupIncreaseNoticeEvent | GroupDecreaseNoticeEvent) -> None:
     group, qq = str(event.group_id), event.get_user_id()
+    if isinstance(event, GroupDecreaseNoticeEvent):
+        # one the bot removed (a 替补's old QQ, a stranger) is no news, nor the bot's own leaving (kick_me)
+        if event.sub_type in ("leave", "kick") and str(event.operator_id) != bot.self_id and await service.handling(
+                event_key(bot.self_id, "left", group, f"{qq}:{event.time}"), account=bot.self_id):
+            await groups.member_left(service, group, qq)
+        return
     key = event_key(bot.self_id, "joined", group, f"{qq}:{event.time}")
     fresh = await service.handling(key, account=bot.self_id)
     if qq == bot.self_id:
