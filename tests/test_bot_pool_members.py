@@ -95,14 +95,19 @@ async def test_at_the_start_a_free_group_is_emptied_before_any_team_is_named_in_
         kicks(ctx, GROUP, STRANGER)  # removed before the pack is named there
         says(ctx, DIRECTOR, f"群 {GROUP} 里有不属于任何队伍的人，已移出：{STRANGER}")
         says(ctx, DIRECTOR, f"群 {OTHER} 已移出群池：群里有我无法移出的人：{OWNER}（群主）。处理后可发送“群池 添加 {OTHER} 二群”重新加入。")
-        for name, qq, _ in PLAYERS:
-            says(ctx, qq, brief(name))
-        renames(ctx, GROUP, "[M131]粽子·狼群")
-        for name in WOLVES:
-            says(ctx, QQ[name], f"你属于【狼群】，成员：{TEAM}。请申请加入QQ群 {GROUP}，我会通过你的申请。")
-        says(ctx, DIRECTOR, promised(t.row))
-        says(ctx, DIRECTOR, STARTED)
+        started_in(ctx, t)
     assert await pool() == [str(GROUP)]
+
+
+def started_in(ctx, t) -> None:
+    """What 开始 sends once the groups are checked: the briefs, the pack's group lent (GROUP), the director told."""
+    for name, qq, _ in PLAYERS:
+        says(ctx, qq, brief(name))
+    renames(ctx, GROUP, "[M131]粽子·狼群")
+    for name in WOLVES:
+        says(ctx, QQ[name], f"你属于【狼群】，成员：{TEAM}。请申请加入QQ群 {GROUP}，我会通过你的申请。")
+    says(ctx, DIRECTOR, promised(t.row))
+    says(ctx, DIRECTOR, STARTED)
 
 
 async def ready_game(service):
@@ -123,13 +128,7 @@ async def test_one_refused_member_list_at_the_start_is_asked_again(app: App, ban
         hides_history(ctx, GROUP)
         lists_members(ctx, OTHER)
         hides_history(ctx, OTHER)
-        for name, qq, _ in PLAYERS:
-            says(ctx, qq, brief(name))
-        renames(ctx, GROUP, "[M131]粽子·狼群")
-        for name in WOLVES:
-            says(ctx, QQ[name], f"你属于【狼群】，成员：{TEAM}。请申请加入QQ群 {GROUP}，我会通过你的申请。")
-        says(ctx, DIRECTOR, promised(t.row))
-        says(ctx, DIRECTOR, STARTED)
+        started_in(ctx, t)
     assert await pool() == [str(GROUP), str(OTHER)]
     assert (await PoolGroupRow.get(group_id=str(GROUP))).team == "狼群"
 
