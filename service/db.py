@@ -75,6 +75,9 @@ def quick_check(url: str) -> str | None:
     return None if found == ["ok"] else "; ".join(found)
 
 
+MIGRATING = 0x62616E73  # the advisory lock key migrations run under on PostgreSQL ("bans")
+
+
 async def open_database(url: str) -> None:
     path = sqlite_path(url)
     if path is not None:
@@ -86,7 +89,18 @@ async def open_database(url: str) -> None:
     await Tortoise.init(config=config, _enable_global_fallback=True)
     # tortoise's own migrate() initialises again, which would drop that global fallback (and an
     # in-memory database): run the migrations on the connection just opened instead
-    await MigrationExecutor(get_connection("default"), config["apps"]).migrate()
+    connection = get_connection("default")
+    if path is not None or url.startswith("sqlite://"):
+        await MigrationExecutor(connection, config["apps"]).migrate()
+        return
+    # several bot processes started at once on one PostgreSQL (service/leases.py) would each create the
+    # migrations' table and apply the same migration: one at a time, the later finding them applied
+    async with connection.acquire_connection() as held:
+        await held.execute("SELECT pg_advisory_lock($1)", MIGRATING)
+        try:
+            await MigrationExecutor(connection, config["apps"]).migrate()
+        finally:
+            await held.execute("SELECT pg_advisory_unlock($1)", MIGRATING)
 
 
 async def close_database() -> None:

@@ -72,6 +72,10 @@ async def known(service: Service, qq: str) -> bool:
 async def _not_playing(service: Service, qq: str) -> str | None:
     """What one who plays no running game is told when a game not over knows him: on a roster before
     开始, or a QQ a 替补 took over from (None: a stranger)."""
+    if service.leases is not None:  # several processes: a roster another one set up since this one started
+        roster = SeatRow.filter(qq=qq, game__status="roster").exclude(game_id__in=list(service.live))
+        for game_id in await roster.values_list("game_id", flat=True):
+            await service.table(game_id)  # another's account: ServedElsewhere says where to write; else live now
     for row in sorted(service.live.values(), key=lambda r: -r.id):
         t = await service.table(row.id)
         if row.status == "roster" and (seat := t.seat_by_qq(qq)):

@@ -129,3 +129,45 @@ async def test_two_processes_on_postgres_lose_nothing_when_the_driving_one_dies(
         for bot in (first, second):
             bot.stop()
             print(bot.tail(60))
+
+
+@pytest.mark.slow
+async def test_a_process_sends_a_player_of_another_ones_new_game_to_its_account(postgres, tmp_path):
+    """Two processes, each driving an account of its own, both started before the game: a game set up
+    through the first account is the first's. A player on its roster, or playing it, who writes to the
+    second account is told which account serves his game, not taken for a stranger."""
+    url = postgres.new_database()
+    env = {"BANSHABOT_LEASE_SECONDS": str(LEASE)}
+    first = BotProcess(tmp_path / "a", 0.4, [10], {**env, "BANSHABOT_PROCESS": "a"}, url)
+    second = BotProcess(tmp_path / "b", 0.4, [10], {**env, "BANSHABOT_PROCESS": "b"}, url)
+    friends = set(QQ.values()) | {DIRECTOR}
+    mine, other = OneBotSim(SELF_ID, TOKEN, friends=friends), OneBotSim(SELF_ID + 1, TOKEN, friends=friends)
+    ids = iter(range(70001, 80000))
+
+    async def ask(sim: OneBotSim, qq: int, text: str, expect: str) -> str:
+        mark = sim.mark()
+        await sim.private(qq, text, message_id=next(ids))
+        return await until(lambda: next((d.text for d in sim.delivered[mark:] if d.target == ("private", qq) and expect in d.text), None),
+                           WAIT, f"{qq}'s answer with {expect!r}")
+
+    for bot in (first, second):
+        bot.tmp.mkdir()
+    try:
+        first.start()
+        second.start()
+        async with asyncio.timeout(120):
+            await connect(mine, first)
+            await connect(other, second)
+            await ask(mine, DIRECTOR, "新游戏 M131 两个账号", "已创建游戏")
+            await ask(mine, DIRECTOR, "名单\n" + "\n".join(f"{name} {QQ[name]}" for name, _ in ROSTER), "名单已保存")
+            where = f"#1 由机器人账号 QQ {SELF_ID} 负责：请私聊 QQ {SELF_ID}。"
+            assert await ask(other, QQ["乙"], "帮助", "#1") == where  # on the roster, before 开始
+            await ask(mine, DIRECTOR, "分配 固定\n" + "\n".join(f"{name} {role}" for name, role in ROSTER), "已按给定分配身份")
+            await ask(mine, DIRECTOR, "开始", "游戏已开始")
+            assert await ask(other, QQ["丙"], "帮助", "#1") == where  # playing it
+        assert not [d for d in other.delivered if "不在任何进行中" in d.text]
+        assert not mine.violations and not other.violations
+    finally:
+        for bot in (first, second):
+            bot.stop()
+            print(bot.tail(60))
