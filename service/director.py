@@ -249,6 +249,14 @@ FILTERED = "好友申请被QQ过滤了：请在QQ的“被过滤的好友申请�
 
 
 async def _check(service: Service, t: Table, qq: str, rest: str, side: QQSide) -> str:
+    try:
+        return await _unreached(service, t, side)
+    except groups.Unreachable:  # what is read is the game's account's: the director waits for that one
+        whose = f"本局账号 QQ {t.row.account}" if t.row.account else "QQ（OneBot）"
+        return f"{whose}现在没有连接，读不到它的好友列表：请在它连上后再发送“检查”。"
+
+
+async def _unreached(service: Service, t: Table, side: QQSide) -> str:
     """Who cannot be reached privately yet. Where OneBot offers them, the requests QQ filtered (they
     never arrive as events; NapCat, LLBot) are approved for the roster's players, and a player who is
     only a one-way friend (NapCat) is named as such."""

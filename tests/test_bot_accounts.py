@@ -101,6 +101,20 @@ async def test_a_game_goes_through_the_account_it_was_set_up_through(app: App, b
         says_with(ctx, DIRECTOR, "#1 [M131]粽子\n本局账号：QQ 10001（已连接）\n")
 
 
+async def test_a_friend_check_while_the_games_account_is_away_says_so(app: App, banshabot, through):
+    """检查 reads the game's account's friends: while that account is not connected the director is
+    told which account to wait for, through the one he wrote to."""
+    async with app.test_matcher() as ctx:
+        first, second = await both(ctx)
+        ctx.receive_event(second, to(OTHER, private(DIRECTOR, "新游戏 M131")))
+        says(ctx, DIRECTOR, NEW_GAME)
+    async with app.test_matcher() as ctx:
+        first = await connect(ctx)
+        ctx.receive_event(first, private(DIRECTOR, "检查"))
+        says(ctx, DIRECTOR, f"本局账号 QQ {OTHER}现在没有连接，读不到它的好友列表：请在它连上后再发送“检查”。")
+    assert through[-1] == (BOT_ID, "send_private_msg", DIRECTOR)
+
+
 async def test_a_game_moves_to_another_account_once_nothing_of_it_is_on_its_way(app: App, banshabot, through):
     """The game's account is away with a message of the game waiting: it is not sent through the other
     account, and the game cannot move meanwhile; once the account is back and the message out, it can."""
