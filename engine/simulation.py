@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .commands import Act, Ballots, CloseDay, OpenDay
-from .game import PASS as PASS_WORD, Game
+from .game import Game
+from .words import PASS as PASS_WORD
 from .lineup import deal
 from .players import PASS, Board, View, kind_of
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from engine.errors import Rejected
-from engine.game import ABSTAIN
+from engine.words import ABSTAIN
 from engine.library import IDENTITY, Param, Part, entry
 from engine.rulefile import FileRuleset
 from engine.skills import once_tonight

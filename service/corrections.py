@@ -29,7 +29,7 @@ from tortoise.transactions import in_transaction
 from engine import Act, Ballots, CloseDay, Game, OpenDay, ResolveNight, Timeout
 from engine.commands import Command, from_dict, to_dict
 from engine.events import DeadlineEnd, DeadlineStart, Feedback, GameOver, Notice, Outcome, TeamChange
-from engine.game import LAST_WORDS, PASS
+from engine.words import LAST_WORDS, PASS
 
 from . import groups, history
 from .games import Service, ServiceError, Table, new_game

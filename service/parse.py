@@ -16,7 +16,7 @@ AGREE = {"同意", "是"}
 COMMANDS = {"帮助", "help", "?", "？", "状态", "放弃", "遗言", "投降"}  # the words that are no skill
 
 # How long what people send may be, in characters. A player's message holds at most his last words
-# (engine.game.LAST_WORDS_LIMIT) with room to spare; a director's holds a day's pasted vote posts.
+# (engine.deaths.LAST_WORDS_LIMIT) with room to spare; a director's holds a day's pasted vote posts.
 MESSAGE_LIMIT = 3000
 DIRECTOR_LIMIT = 20000
 NAME_LIMIT = 16  # a character's name: it is shown in every list and announcement

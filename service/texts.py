@@ -6,7 +6,7 @@ from datetime import datetime, tzinfo
 from zoneinfo import ZoneInfo
 
 from engine import Game
-from engine.game import discuz_code
+from engine.discuz import discuz_code
 from engine.ruleset import Ruleset
 
 # The forum's time zone: every time the bot shows or reads is written in it (the posts' times are Beijing
@@ -35,7 +35,7 @@ def forum_safe(text: str) -> str:
     opening bracket becomes a full-width one, which Discuz! reads as text), and every bare address
     shown, not linked (its "://" or "www."'s dot full-width: the posts forbid 贴出网址): what the
     director pastes links, shows and hides nothing a player wrote. What counts as code:
-    `engine.game.discuz_code`."""
+    `engine.discuz.discuz_code`."""
     out, last = [], 0
     for at in discuz_code(text):
         out += (text[last:at], "［")

@@ -35,7 +35,7 @@ from bot_helpers import (
     says_with,
 )
 from engine import Act, Ballots, CloseDay, FactionLoss, OpenDay
-from engine.game import discuz_code
+from engine.discuz import discuz_code
 from service import parse
 from service.models import CommandRow, GameRow, OutboxRow, PoolGroupRow, SeatRow, TeamRow
 from service.texts import TROUBLE, forum_safe

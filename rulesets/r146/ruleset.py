@@ -11,7 +11,8 @@ from fractions import Fraction
 
 from engine import skills, votes
 from engine.errors import Rejected
-from engine.game import ABSTAIN, Game
+from engine.game import Game
+from engine.words import ABSTAIN
 from engine.ruleset import DayLength, Quota, Role, Ruleset, Skill, TimeLimit
 from engine.skills import living_with_role, night_target, once_tonight
 from engine.state import Pending, Player
