@@ -15,6 +15,8 @@ from .choosing import choose
        aliases=Param(["惧"], "简写"),
        ask=Param("你可以<恐惧>一名其他角色（发送“恐惧 座位号”）：他今晚不能发动技能", "每晚告知他的话"))
 class Nightmare(NightSkill):
+    leads_night = True
+
     def skills(self):
         return [self.skill(self.fright, self.p["skill"], "night", self.p["aliases"], holders=self.holders)]
 
