@@ -174,12 +174,18 @@ class Part:
 
 
 class NightSkill(Part):
-    """An identity whose night is one skill of its own (`p["skill"]`), its slot named after it: open while
-    its holder lives and has not decided, announced with the post's night prompt (`night.prompt`)."""
+    """An identity whose night is one skill of its own (`p["skill"]`, short `p["aliases"]`), its slot named after
+    it: open while its holder lives and has not decided, announced with the post's night prompt (`night.prompt`).
+    What the skill does when sent is each one's `use(g, actor, target)`."""
+
+    targets = 1  # the players one use names (交换, 吹笛: two)
 
     def __init__(self, *args):
         super().__init__(*args)
         self.slots = (self.p["skill"],)
+
+    def skills(self):
+        return [self.skill(self.use, self.p["skill"], "night", self.p["aliases"], holders=self.holders, targets=self.targets)]
 
     def open_slots(self, g):
         p = self.holder(g)

@@ -17,10 +17,7 @@ from .choosing import choose
 class Nightmare(NightSkill):
     leads_night = True
 
-    def skills(self):
-        return [self.skill(self.fright, self.p["skill"], "night", self.p["aliases"], holders=self.holders)]
-
-    def fright(self, g, actor, target) -> None:
+    def use(self, g, actor, target) -> None:
         t = choose(g, actor, self.p["skill"], target, not_self=True, not_twice=True)
         g.night.suspended[t.name] = {"*"}
         for who, slot in self.rules.awaiting(g):
