@@ -186,3 +186,15 @@ async def test_a_file_too_large_or_of_another_kind_or_not_text_is_refused(app: A
     await director(app, file_message(DIRECTOR, file="旧.yaml", file_id="f7", file_size="4", url=url),
                    "没有添加规则帖文件“旧.yaml”：它不是 UTF-8 编码的文本。请用 UTF-8 保存后重新发送。")
     assert not await RulePostRow.exists()
+
+
+async def test_the_command_alone_says_how_to_send_a_post(app: App):
+    await director(app, "规则帖", rule_posts.USAGE)
+
+
+async def test_a_kept_post_that_no_longer_checks_is_left_out_at_start_and_the_others_load():
+    """A library change may make a post sent earlier wrong: it is logged and left out, never stopping the start."""
+    await RulePostRow.create(id="旧帖", owner=str(DIRECTOR), text=POST.replace(f"id: {ID}", "id: 旧帖").replace("梦魇", "夜魔"))
+    await RulePostRow.create(id=ID, owner=str(DIRECTOR), text=POST)
+    await rule_posts.load()
+    assert rulesets.get("旧帖") is None and rulesets.get(ID) is not None
