@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 import yaml
@@ -31,12 +32,17 @@ def parse(text: str) -> dict:
     return doc
 
 
-def load(doc: dict) -> tuple[Game, list[Any]]:
-    from rulesets import get
+def load(doc: dict, beside: Path | None = None) -> tuple[Game, list[Any]]:
+    """The game a scenario plays and its steps. `rule_file:` instead of `ruleset:` names a rule-post file (a path
+    from the scenario's folder, `beside`): a post not among rulesets/, such as one a director is about to add."""
+    if "rule_file" in doc:
+        ruleset = _rule_file(str(doc["rule_file"]), beside or Path.cwd())
+    else:
+        from rulesets import get
 
-    ruleset = get(str(doc.get("ruleset", "")))
-    if ruleset is None:
-        raise ScenarioError(f"未知的规则：{doc.get('ruleset')!r}")
+        ruleset = get(str(doc.get("ruleset", "")))
+        if ruleset is None:
+            raise ScenarioError(f"未知的规则：{doc.get('ruleset')!r}")
     raw = doc.get("players")
     if not isinstance(raw, list) or not all(isinstance(p, dict) and "name" in p and "role" in p for p in raw):
         raise ScenarioError("players 应是 {name, role} 的列表")
@@ -56,6 +62,16 @@ def load(doc: dict) -> tuple[Game, list[Any]]:
         return Game(ruleset, players, seed=seed, options=options), steps
     except ValueError as exc:
         raise ScenarioError(str(exc)) from exc
+
+
+def _rule_file(name: str, beside: Path):
+    from .rulecheck import load as load_rules
+    from .rulefile import RuleFileError
+
+    try:
+        return load_rules(beside / name)
+    except RuleFileError as exc:
+        raise ScenarioError(f"规则帖文件 {name} 未通过检查：\n{exc}") from exc
 
 
 def command(step: Any) -> Command:
@@ -82,8 +98,8 @@ def command(step: Any) -> Command:
     raise ValueError(f"无法识别的步骤：{step!r}")
 
 
-def replay(doc: dict) -> dict:
-    game, steps = load(doc)
+def replay(doc: dict, beside: Path | None = None) -> dict:
+    game, steps = load(doc, beside)
     errors = []
     for index, step in enumerate(steps):
         try:
@@ -128,7 +144,7 @@ def read(path: str) -> dict:
 def main(path: str) -> int:
     """The transcript of one file on stdout; an unusable file: one message on stderr, exit 2."""
     try:
-        result = replay(read(path))
+        result = replay(read(path), Path(path).parent)
     except ScenarioError as exc:
         print(f"场景文件不可用：{exc}", file=sys.stderr)
         return 2
@@ -140,7 +156,7 @@ def check_file(path: str) -> list[str]:
     """What is wrong with one file against its own `expect:` block (an unusable file is one problem)."""
     try:
         doc = read(path)
-        return compare(replay(doc), doc.get("expect"))
+        return compare(replay(doc, Path(path).parent), doc.get("expect"))
     except ScenarioError as exc:
         return [f"场景文件不可用：{exc}"]
 

@@ -225,8 +225,8 @@ class Checker:
             self.bad(path + (kind,), f"「{arg}」不是本帖的群")
 
     def orders(self, d: dict) -> None:
-        """The night order and the settlement order name only what the file's parts have, and every night
-        slot of theirs is in the night order."""
+        """The night order and the settlement order name only what the file's parts have, every night slot of
+        theirs is in the night order, and what acts first (交换, 恐惧) is before every other in both."""
         if self.problems:
             return  # the parts cannot be made from a file with wrong names
         try:
@@ -250,6 +250,8 @@ class Checker:
                 self.bad(("settlement", i), f"结算步骤「{step}」不属于本帖任何身份或群（可以结算的：{'、'.join(steps) or '无'}）")
         for step in steps - set(d.get("settlement") or []):
             self.bad(("settlement",), f"结算步骤「{step}」没有列入夜晚结算顺序")
+        for key, what, of_part in (("night_order", "夜晚行动顺序", lambda p: p.slots), ("settlement", "夜晚结算顺序", lambda p: p.steps())):
+            self.first((key,), what, d.get(key) or [], {n: p.name for p in rules.parts if p.leads_night for n in of_part(p)})
         seen: dict[str, str] = {}
         for s in rules.skills.values():
             for word in (s.name, *s.aliases):
@@ -260,6 +262,14 @@ class Checker:
             for k, v in p.p.items():
                 if k == "limit" and isinstance(v, str) and v not in rules.limits:
                     self.bad(("limits",), f"<{p.name}>用到的时限「{v}」不在 limits 中")
+
+
+    def first(self, path: tuple, what: str, order: list, leading: dict[str, str]) -> None:
+        """Each of `leading` (a name of the order → the identity whose it is) comes before every other name of it."""
+        for i, name in enumerate(order, 1):
+            before = next((n for n in order[:i - 1] if n not in leading), None)
+            if name in leading and before is not None:
+                self.bad(path + (i,), f"「{name}」应排在{what}的最前（{leading[name]}每晚最先行动），不能排在「{before}」之后")
 
 
 def load_text(text: str) -> FileRuleset:

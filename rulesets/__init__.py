@@ -40,5 +40,14 @@ RULESETS: dict[str, Ruleset] = {r.id: r for r in sorted((*_loaded(), R146()),
                                                          key=lambda r: (SHOWN.index(r.id) if r.id in SHOWN else len(SHOWN), r.id))}
 
 
+def add(rules: Ruleset) -> bool:
+    """A post a director sent (service/rule_posts.py), played from now on under its id; False where the id is
+    taken already (a shipped post's is never replaced)."""
+    if rules.id in RULESETS:
+        return False
+    RULESETS[rules.id] = rules
+    return True
+
+
 def get(ruleset_id: str) -> Ruleset | None:
     return RULESETS.get(str(ruleset_id))

@@ -16,7 +16,7 @@ from engine.typed import number, quoted
 from rulesets import RULESETS
 from rulesets import get as get_ruleset
 
-from . import accounts, corrections, desk, groups, handling, history, moons, parse, simulate
+from . import accounts, corrections, desk, groups, handling, history, moons, parse, rule_posts, simulate
 from .games import Service, ServiceError, Table
 from .models import CommandRow, DeadlineRow, GameDirectorRow, GameRow, SeatRow
 from .texts import NO_DIRECTORS, brief, clock, director_status, identity_table, key_name, limit_name, until, zone
@@ -25,6 +25,7 @@ log = logging.getLogger(__name__)
 
 HELP = """导演指令（私聊发送；多局同时进行时在指令前加“#编号 ”指定游戏）：
 新游戏 规则 [标题] —— 规则：{rulesets}
+规则帖 —— 之后换行粘贴一个规则帖文件（YAML），检查后添加为新的规则；也可以直接把 .yaml 文件发给我
 名单 —— 之后每行“角色名 QQ号”，按电梯楼顺序
 检查 —— 检查每名玩家是否已加我为好友
 分配 随机 | 分配 固定（之后每行“角色名 身份”）
@@ -84,7 +85,7 @@ class Stored(str):
 READ_ONLY = {"状态", "日志", "检查", *desk.COMMANDS}
 CORRECTING = {"撤销", "重新计票", "确认", "取消"}
 STATUS = {"roster": "筹备中", "running": "进行中", "over": "已结束"}
-ANY_TIME = {"帮助", "导演帮助", "新游戏", "群池", "游戏", "模拟"}  # commands that need no game
+ANY_TIME = {"帮助", "导演帮助", "新游戏", "规则帖", "群池", "游戏", "模拟"}  # commands that need no game
 NO_ONEBOT = "现在连不上QQ（OneBot），无法检查队伍群的成员：什么都没有改变，请稍后再发送。"
 
 
@@ -152,6 +153,8 @@ async def _command(service: Service, qq: str, word: str, rest: str, chosen: int 
             return f"标题太长：{len(title)}字，最多{parse.TITLE_LIMIT}字。"
         row = await service.create(qq, ruleset.strip(), title)
         return f"已创建游戏 #{row.id}（{row.ruleset}）。下一步：发送“名单”，之后每行“角色名 QQ号”。"
+    if word == "规则帖":
+        return await rule_posts.add(service.superusers, qq, rest)
     if word == "群池":
         # the pool is the bot's, lent to every game: a co-director of one game has no say in it
         if qq not in service.superusers:

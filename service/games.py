@@ -34,7 +34,7 @@ from engine.snapshot import changes, snapshot
 from rulesets import RULESETS
 from rulesets import get as get_ruleset
 
-from . import groups, handling, history, texts
+from . import groups, handling, history, rule_posts, texts
 from .config import Config
 from .dbfile import FileWatch
 from .handling import Address
@@ -376,6 +376,7 @@ class Service:
         self.context = contextvars.copy_context()
         self.outbox.context = self.context.copy
         _serving.add(self)
+        await rule_posts.load()  # before the games: some may play a post a director sent
         self.live = {row.id: row for row in await GameRow.filter(status__in=("roster", "running"))}
         for row in self.live.values():
             row._written = _written(row)

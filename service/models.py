@@ -218,3 +218,16 @@ class AccountLeaseRow(Model):
 
     class Meta:
         table = "account_lease"
+
+
+class RulePostRow(Model):
+    """A rule post a director sent the bot (service/rule_posts.py): its file's text as he sent it, played under its id
+    beside the shipped ones (rulesets/). Kept here, not in a folder: the database is what several bot processes share."""
+
+    id = fields.CharField(max_length=16, primary_key=True)  # the file's `id`, as GameRow.ruleset names it
+    owner = fields.CharField(max_length=20)  # the director who sent it
+    text = fields.TextField()
+    added_at = fields.DatetimeField(auto_now_add=True)
+
+    class Meta:
+        table = "rule_post"

@@ -175,13 +175,14 @@ async def _empty_tables() -> None:
         OutboxRow,
         PoolGroupRow,
         RevealRow,
+        RulePostRow,
         SeatRow,
         SeenMessage,
         TeamRow,
     )
 
     models = (OutboxRow, DeadlineRow, CommandRow, TeamRow, PoolGroupRow, SeatRow, SeenMessage, GameDirectorRow, DeskTokenRow,
-              RevealRow, GameRow)
+              RevealRow, GameRow, RulePostRow)
     conn = GameRow._meta.db
     if conn.capabilities.dialect == "postgres":  # game numbers (#1) start again at 1 in every test
         tables = ", ".join(f'"{model._meta.db_table}"' for model in models)

@@ -19,7 +19,9 @@ Everything the bot does is recorded and checked:
   friend requests QQ filtered (`filtered_friend_request` files one, never pushed as an event;
   `get_doubt_friends_add_request` / `set_doubt_friends_add_request`) and one-way friends
   (`one_way`, `get_unidirectional_friend_list`) are answered, except the actions named in `lacks`,
-  which fail as in an implementation without them (Lagrange.OneBot, go-cqhttp; LLBot lacks the first).
+  which fail as in an implementation without them (Lagrange.OneBot, go-cqhttp; LLBot lacks the first);
+- a file a friend sends (`private_file`: NapCat's and LLBot's `file` segment, its url given or left to
+  `get_private_file_url` / `get_file`; `offline_file`: go-cqhttp's notice) names a url the test serves.
 
 The simulator keeps its state (friends, groups, inboxes, message ids) across reconnects, so a test
 can kill the bot, start it again and connect the same simulator.
@@ -117,6 +119,7 @@ class OneBotSim:
         self.hung: list[Call] = []
         self.on_delivered: Callable[[Delivered], None] | None = None  # told of each message as it arrives
         self.sent_ids: dict[int, tuple[Target, str, float]] = {}  # message id -> (chat, text, time)
+        self.files: dict[str, tuple[str, str]] = {}  # file id -> (name, url) of a file a friend sent
 
         self._ids = itertools.count(1001)
         self._msg_ids = itertools.count(first_message_id)  # another OneBot session: ids go on
@@ -218,6 +221,26 @@ class OneBotSim:
             **body,
         })
         return body["message_id"]
+
+    async def private_file(self, user_id: int, name: str, url: str, size: int, with_url: bool = False) -> str:
+        """A file a friend sends the bot, as NapCat posts it: a private message of one `file` segment, its url only
+        `with_url` (NapCat gives one where it can fetch it at once); returns its file id."""
+        file_id = f"file-{len(self.files) + 1}"
+        self.files[file_id] = (name, url)
+        body = self._message("")
+        data = {"file": name, "file_id": file_id, "file_size": str(size), **({"url": url} if with_url else {})}
+        body.update(message=[{"type": "file", "data": data}], raw_message=f"[CQ:file,file={cq_escape(name)}]")
+        await self._push({
+            "post_type": "message", "message_type": "private", "user_id": user_id, "sub_type": "friend",
+            "target_id": self.self_id, "sender": {"user_id": user_id, "nickname": self.nicknames.get(user_id, str(user_id)), "card": ""},
+            **body,
+        })
+        return file_id
+
+    async def offline_file(self, user_id: int, name: str, url: str, size: int) -> None:
+        """A file a friend sends the bot, as go-cqhttp posts it: the notice `offline_file`."""
+        await self._push({"post_type": "notice", "notice_type": "offline_file", "user_id": user_id,
+                          "file": {"name": name, "size": size, "url": url}})
 
     async def group_message(self, group_id: int, user_id: int, text: str) -> int:
         body = self._message(text)
@@ -325,6 +348,11 @@ class OneBotSim:
         if action == "get_unidirectional_friend_list":
             return [{"uin": qq, "uid": f"u_{qq}", "nick_name": self.nicknames.get(qq, str(qq)), "age": 0, "source": ""}
                     for qq in sorted(self.one_way)]
+        if action == "get_private_file_url":
+            return {"url": self.files[str(params["file_id"])][1]}
+        if action == "get_file":
+            name, url = self.files[str(params.get("file_id") or params.get("file"))]
+            return {"file": "", "url": url, "file_name": name}
         if action == "get_login_info":
             return {"user_id": self.self_id, "nickname": "banshabot"}
         if action == "get_group_member_list":

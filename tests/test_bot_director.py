@@ -85,6 +85,7 @@ async def add_to_pool(app: App, group: int, name: str) -> None:
 AVAILABLE = "、".join(RULESETS)
 HELP = f"""导演指令（私聊发送；多局同时进行时在指令前加“#编号 ”指定游戏）：
 新游戏 规则 [标题] —— 规则：{AVAILABLE}
+规则帖 —— 之后换行粘贴一个规则帖文件（YAML），检查后添加为新的规则；也可以直接把 .yaml 文件发给我
 名单 —— 之后每行“角色名 QQ号”，按电梯楼顺序
 检查 —— 检查每名玩家是否已加我为好友
 分配 随机 | 分配 固定（之后每行“角色名 身份”）

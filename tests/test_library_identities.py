@@ -306,3 +306,23 @@ def test_a_post_that_leaves_out_a_new_identitys_parameter_or_slot_is_refused_in_
         with pytest.raises(RuleFileError) as exc:
             load_text(text.replace(old, new))
         assert words in str(exc.value)
+
+
+def test_the_swap_and_the_fright_must_lead_the_night_order_and_the_swap_the_settlement():
+    """"魔术师最先行动", "恐惧：每晚最先行动": a file that orders either after another night action, or settles the swap
+    after another step, is refused at that item, by its line; the two first, in either order, are sound."""
+    text = post(("魔术师", GOOD, {}), ("梦魇", WOLF, {}, "狼群"))
+    assert "- 交换\n- 恐惧\n- 杀人\n" in text and "settlement:\n- 交换\n- 杀人\n" in text
+    load_text(text.replace("- 交换\n- 恐惧\n", "- 恐惧\n- 交换\n"))
+    for old, new, key, words in (
+            ("- 交换\n- 恐惧\n- 杀人\n", "- 交换\n- 杀人\n- 恐惧\n", "night_order.3",
+             "「恐惧」应排在夜晚行动顺序的最前（梦魇每晚最先行动），不能排在「杀人」之后"),
+            ("settlement:\n- 交换\n- 杀人\n", "settlement:\n- 杀人\n- 交换\n", "settlement.2",
+             "「交换」应排在夜晚结算顺序的最前（魔术师每晚最先行动），不能排在「杀人」之后")):
+        wrong = text.replace(old, new)
+        with pytest.raises(RuleFileError) as caught:
+            load_text(wrong)
+        (problem,) = caught.value.problems
+        lines = wrong.splitlines()
+        at = lines.index(new.splitlines()[-1], lines.index(new.splitlines()[0])) + 1
+        assert (problem.key, problem.line) == (key, at) and words in str(problem), problem

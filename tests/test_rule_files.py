@@ -106,6 +106,10 @@ def test_roles_lists_the_library_one_entry_a_line():
         assert name in names
     witch = rows[names.index("女巫")]
     assert "<救药>" in witch and "self_save=否" in witch
+    assert witch.endswith("\t来自：engine/library/witch.py")
+    # a post's own identities, registered by the code its file names, are listed with the file they come from
+    for name in ("小倩", "宁采臣"):
+        assert rows[names.index(name)].endswith("\t来自：rulesets/r154.yaml 的 code: rulesets.r154_ning（本帖独有）")
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)

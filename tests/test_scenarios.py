@@ -113,6 +113,8 @@ UNUSABLE = {
     "line-up-one-short": _scenario(LINEUP[:-1]),  # 3 村民 instead of 4
     "line-up-one-too-many": _scenario(LINEUP + [("卯", "村民")]),  # 5 村民
     "line-up-wrong-mix": _scenario(LINEUP[:-1] + [("寅", "狼人")]),  # 13 players, but 4 狼人 and 3 村民
+    # a rule file beside the scenario that is not there (one that does not check is refused alike)
+    "rule-file-missing": "rule_file: posts/none.yaml\nplayers:\n  - {name: 甲, role: 狼人}\nsteps: [night]\n",
 }
 
 
@@ -142,3 +144,12 @@ def test_witch_loses_tongling_after_her_save():
     assert proc.returncode == 0, proc.stderr
     tongling = [f for f in json.loads(proc.stdout)["feedback"] if f["skill"] == "通灵"]
     assert [f["number"] for f in tongling] == [1], f"通灵 after the save: {tongling}"
+
+
+def test_the_frightened_or_sealed_witch_is_not_told_who_was_attacked():
+    """"恐惧……该角色当晚不能发动技能" and the 血月: lib-nightmare-and-blood-moon-witch.yaml frightens the witch on night 1
+    and seals the village on night 3; her <通灵> comes on night 2 only."""
+    proc = _replay(OWN_SCENARIOS / "lib-nightmare-and-blood-moon-witch.yaml")
+    assert proc.returncode == 0, proc.stderr
+    tongling = [f for f in json.loads(proc.stdout)["feedback"] if f["skill"] == "通灵"]
+    assert [f["number"] for f in tongling] == [2], f"通灵 while she could use no skill: {tongling}"

@@ -95,6 +95,10 @@ class Part:
     # slots it opens on another part's behalf (a skill granted to a team for a night), not in the night order
     granted: tuple[str, ...] = ()
     potion_slot = False  # its slot is the witch's, answered with a potion (Ruleset.potion_slot)
+    # its slots and steps come before every other in the night order and the settlement order: the usual post has it
+    # act first ("最先行动"), so what it does (a swap, a fright) is there before any other skill of the night is sent
+    # or settled; engine/rulecheck.py refuses a file that orders it later
+    leads_night = False
 
     def __init__(self, rules: "FileRuleset", kind: str, name: str, holders: tuple[str, ...], team: str | None, params: dict):
         self.rules, self.kind, self.name, self.holders, self.team, self.p = rules, kind, name, holders, team, params
@@ -170,12 +174,18 @@ class Part:
 
 
 class NightSkill(Part):
-    """An identity whose night is one skill of its own (`p["skill"]`), its slot named after it: open while
-    its holder lives and has not decided, announced with the post's night prompt (`night.prompt`)."""
+    """An identity whose night is one skill of its own (`p["skill"]`, short `p["aliases"]`), its slot named after
+    it: open while its holder lives and has not decided, announced with the post's night prompt (`night.prompt`).
+    What the skill does when sent is each one's `use(g, actor, target)`."""
+
+    targets = 1  # the players one use names (交换, 吹笛: two)
 
     def __init__(self, *args):
         super().__init__(*args)
         self.slots = (self.p["skill"],)
+
+    def skills(self):
+        return [self.skill(self.use, self.p["skill"], "night", self.p["aliases"], holders=self.holders, targets=self.targets)]
 
     def open_slots(self, g):
         p = self.holder(g)

@@ -20,10 +20,7 @@ from . import IDENTITY, NightSkill, Param, entry
        votes=Param(1, "多计的票数"),
        limit=Param("slander", "公示时间所用的时限（时限表中的键）"))
 class Crow(NightSkill):
-    def skills(self):
-        return [self.skill(self.slander, self.p["skill"], "night", self.p["aliases"], holders=self.holders)]
-
-    def slander(self, g, actor, target) -> None:
+    def use(self, g, actor, target) -> None:
         # Nothing else tonight depends on the 诽谤, so the crow may change it until the night is settled.
         skill = self.p["skill"]
         changing = skill in g.night.actions

@@ -17,10 +17,7 @@ from . import IDENTITY, NightSkill, Param, entry
        empty_to_die=Param(2, "累计几次空针出局"),
        ask=Param("你可以<针灸>一名角色（发送“针灸 座位号”）", "每晚告知他的话"))
 class Doctor(NightSkill):
-    def skills(self):
-        return [self.skill(self.needle, self.p["skill"], "night", self.p["aliases"], holders=self.holders)]
-
-    def needle(self, g, actor, target) -> None:
+    def use(self, g, actor, target) -> None:
         skills.night_target(g, actor, self.p["skill"], target)
 
     def spares(self, g, name, cause) -> bool:

@@ -23,10 +23,7 @@ TWICE = "摄梦:连续"  # carry: the night on which tonight's dream is the seco
        cause=Param("梦死", "入梦者因此出局的原因"),
        ask=Param("你可以<摄梦>一名其他角色（发送“摄梦 座位号”）：他今晚不会出局；连续两晚同一人则他出局", "每晚告知他的话"))
 class Dreamer(NightSkill):
-    def skills(self):
-        return [self.skill(self.dream, self.p["skill"], "night", self.p["aliases"], holders=self.holders)]
-
-    def dream(self, g, actor, target) -> None:
+    def use(self, g, actor, target) -> None:
         last = actor.marks.get(f"{self.p['skill']}:上一晚")
         t = choose(g, actor, self.p["skill"], target, not_self=True)
         if last == (g.night.number - 1, t.name) and self.p["twice_dies"]:

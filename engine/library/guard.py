@@ -20,10 +20,7 @@ from .choosing import choose
        save_skill=Param("救药", "女巫救人的技能名称（同守同救所指）"),
        ask=Param("你可以<守护>一名角色（发送“守护 座位号”），不能连续两晚守护同一名角色", "每晚告知他的话"))
 class Guard(NightSkill):
-    def skills(self):
-        return [self.skill(self.guard, self.p["skill"], "night", self.p["aliases"], holders=self.holders)]
-
-    def guard(self, g, actor, target) -> None:
+    def use(self, g, actor, target) -> None:
         choose(g, actor, self.p["skill"], target, not_self=not self.p["self_guard"], not_twice=True)
 
     def guarded(self, g) -> str | None:

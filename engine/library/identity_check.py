@@ -25,10 +25,7 @@ def params(skill: str, alias: str) -> dict:
 
 
 class IdentityCheck(NightSkill):
-    def skills(self):
-        return [self.skill(self.check, self.p["skill"], "night", self.p["aliases"], holders=self.holders)]
-
-    def check(self, g, actor, target) -> None:
+    def use(self, g, actor, target) -> None:
         t = choose(g, actor, self.p["skill"], target, not_self=True)
         seen = looked_at(g, t)
         g.give_feedback(actor, self.p["skill"], t.name, seen.role, self.p["result"].format(target=g.label(t), role=seen.role))

@@ -23,10 +23,10 @@ SWAPPED = "已被交换"
        once_each=Param(True, "每名角色全局只能被交换一次"),
        ask=Param("你可以<交换>两名角色（发送“交换 座位号 座位号”）", "每晚告知他的话"))
 class Magician(NightSkill):
-    def skills(self):
-        return [self.skill(self.swap, self.p["skill"], "night", self.p["aliases"], holders=self.holders, targets=2)]
+    leads_night = True
+    targets = 2
 
-    def swap(self, g, actor, target) -> None:
+    def use(self, g, actor, target) -> None:
         skill = self.p["skill"]
         a, b = two_players(g, actor, skill, target)
         for p in (a, b):

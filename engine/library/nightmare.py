@@ -15,10 +15,9 @@ from .choosing import choose
        aliases=Param(["惧"], "简写"),
        ask=Param("你可以<恐惧>一名其他角色（发送“恐惧 座位号”）：他今晚不能发动技能", "每晚告知他的话"))
 class Nightmare(NightSkill):
-    def skills(self):
-        return [self.skill(self.fright, self.p["skill"], "night", self.p["aliases"], holders=self.holders)]
+    leads_night = True
 
-    def fright(self, g, actor, target) -> None:
+    def use(self, g, actor, target) -> None:
         t = choose(g, actor, self.p["skill"], target, not_self=True, not_twice=True)
         g.night.suspended[t.name] = {"*"}
         for who, slot in self.rules.awaiting(g):

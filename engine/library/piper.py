@@ -18,10 +18,9 @@ MARK = "迷惑"
        aliases=Param(["笛"], "简写"),
        ask=Param("你可以<吹笛>迷惑两名其他角色（发送“吹笛 座位号 座位号”）", "每晚告知他的话"))
 class Piper(NightSkill):
-    def skills(self):
-        return [self.skill(self.pipe, self.p["skill"], "night", self.p["aliases"], holders=self.holders, targets=2)]
+    targets = 2
 
-    def pipe(self, g, actor, target) -> None:
+    def use(self, g, actor, target) -> None:
         skill = self.p["skill"]
         a, b = two_players(g, actor, skill, target)
         for p in (a, b):

@@ -16,10 +16,7 @@ from . import IDENTITY, NightSkill, Param, entry
        waits_for=Param([], "反馈前须已决定的夜晚行动（能改变结果的，如妖隐、寻找）；空：发动时即反馈"),
        received=Param("已收到：{skill} {target}。结果随后反馈。", "反馈须等待时，发动后告知他的话"))
 class Seer(NightSkill):
-    def skills(self):
-        return [self.skill(self.foresee, self.p["skill"], "night", self.p["aliases"], holders=self.holders)]
-
-    def foresee(self, g, actor, target) -> None:
+    def use(self, g, actor, target) -> None:
         skill = self.p["skill"]
         skills.once_tonight(g, skill, actor.name)
         t = g.living_target(target, skill)

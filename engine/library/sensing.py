@@ -32,14 +32,11 @@ class Bear(Part):
        loses_when_none=Param(True, "三人中没有狼人时狐狸失去技能"),
        ask=Param("你可以<嗅探>一名角色（发送“嗅探 座位号”）", "每晚告知他的话"))
 class Fox(NightSkill):
-    def skills(self):
-        return [self.skill(self.sniff, self.p["skill"], "night", self.p["aliases"], holders=self.holders)]
-
     def open_slots(self, g):
         fox = self.holder(g)
         return [] if fox and self.p["skill"] in fox.lost else super().open_slots(g)
 
-    def sniff(self, g, actor, target) -> None:
+    def use(self, g, actor, target) -> None:
         skill = self.p["skill"]
         if skill in actor.lost:
             raise Rejected(f"狐狸已失去技能<{skill}>")

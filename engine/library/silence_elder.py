@@ -20,10 +20,7 @@ NEXT = "禁言:下一天"
        public=Param("禁言长老发动<禁言>：{target} 今天不能发言{vote}。", "开门时公示的话"),
        ask=Param("你可以<禁言>一名角色（发送“禁言 座位号”），他下一个白天不能发言", "每晚告知他的话"))
 class SilenceElder(NightSkill):
-    def skills(self):
-        return [self.skill(self.silence, self.p["skill"], "night", self.p["aliases"], holders=self.holders)]
-
-    def silence(self, g, actor, target) -> None:
+    def use(self, g, actor, target) -> None:
         choose(g, actor, self.p["skill"], target, not_self=not self.p["self_allowed"], not_twice=True)
 
     def steps(self):

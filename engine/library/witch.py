@@ -65,7 +65,8 @@ class Witch(Part):
 
     def feedback(self, g) -> None:
         w = self.holder(g)
-        if not w or "通灵" in w.lost or g.feedback_given(w.name, "通灵"):
+        # <通灵> is a skill: a night she can use none (梦魇's 恐惧, the 血月) she is not told either
+        if not w or "通灵" in w.lost or g.suspended(w, "通灵") or g.feedback_given(w.name, "通灵"):
             return
         if not all(self.rules.decided(g, slot) for slot in self.p["waits_for"]):
             return

@@ -19,13 +19,10 @@ from .choosing import choose
        immune_to=Param(["毒药"], "对他无效的夜间伤害（结算步骤）"),
        ask=Param("你可以<狩猎>一名其他角色（发送“狩猎 座位号”）：狼人则其出局，否则你出局", "每晚告知他的话"))
 class WitchHunter(NightSkill):
-    def skills(self):
-        return [self.skill(self.hunt, self.p["skill"], "night", self.p["aliases"], holders=self.holders)]
-
     def open_slots(self, g):
         return super().open_slots(g) if g.night.number >= self.p["from_night"] else []
 
-    def hunt(self, g, actor, target) -> None:
+    def use(self, g, actor, target) -> None:
         if g.night.number < self.p["from_night"]:
             raise Rejected(f"<{self.p['skill']}>从第{self.p['from_night']}夜起才能发动")
         choose(g, actor, self.p["skill"], target, not_self=True)

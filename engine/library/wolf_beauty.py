@@ -20,10 +20,7 @@ CHARMED = "魅惑对象"
        except_causes=Param(["红牌"], "她因这些原因出局时，被魅惑者不随之出局"),
        ask=Param("你可以<魅惑>一名其他角色（发送“魅惑 座位号”）：你出局时他随你出局", "每晚告知她的话"))
 class WolfBeauty(NightSkill):
-    def skills(self):
-        return [self.skill(self.charm, self.p["skill"], "night", self.p["aliases"], holders=self.holders)]
-
-    def charm(self, g, actor, target) -> None:
+    def use(self, g, actor, target) -> None:
         t = choose(g, actor, self.p["skill"], target, not_self=True, not_twice=self.p["not_twice"])
         actor.marks[CHARMED] = t.name
 

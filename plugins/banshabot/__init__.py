@@ -26,4 +26,4 @@ __plugin_meta__ = PluginMetadata(
     homepage=_homepage(),
 )
 
-from . import desk, directors, groups, logs, private, processes, requests, runtime  # noqa: E402,F401  registers the matchers and the desk's pages
+from . import desk, directors, groups, logs, private, processes, requests, rule_posts, runtime  # noqa: E402,F401  registers the matchers and the desk's pages

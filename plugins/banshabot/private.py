@@ -19,6 +19,7 @@ from service import player as playing
 from service.games import ServedElsewhere
 from service.handling import message_key
 
+from . import rule_posts
 from .groups import ask_of, in_group, members_of, plain
 from .guard import guarded
 from .runtime import VERSION, answer_failure, history_of, onebot, service
@@ -75,6 +76,8 @@ async def private(bot: Bot, event: PrivateMessageEvent, director: bool) -> None:
                 reply = f"banshabot {VERSION}"
                 await service.queue(("private", qq), reply)
                 await service.delivered()
+                return
+            if await rule_posts.file_in(bot, event):  # a rule-post file he sent (NapCat, LLBot)
                 return
             if await direct(bot, qq, text) is not None:
                 return
