@@ -444,6 +444,7 @@ class Service:
         seats = await SeatRow.filter(game_id=row.id).order_by("seat")
         game = None
         seq, rows = 0, []
+        await rule_posts.find(row.ruleset)  # a post another process was sent since this one started
         if row.status != "roster":
             if changed := self.rules_changed(row):
                 await self._rules_gone(row, changed)
@@ -1055,7 +1056,7 @@ class Service:
 
     # --- building a game ---------------------------------------------------------------------------------
     async def create(self, director: str, ruleset_id: str, title: str) -> GameRow:
-        rules = get_ruleset(ruleset_id)
+        rules = await rule_posts.find(ruleset_id)
         if rules is None:
             raise ServiceError(f"没有规则“{ruleset_id}”。可用：{'、'.join(RULESETS)}")
         async with self.transaction():

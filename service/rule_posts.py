@@ -9,7 +9,8 @@ import, which only the bot's own files may do.
 
 Kept in the database (RulePostRow), not as files in a data folder: several bot processes on one PostgreSQL
 (service/leases.py) may run on different machines, and a game one of them started may be taken over by another,
-which must find its rules; the database is what they share. Each process reads them when it starts (`load`).
+which must find its rules; the database is what they share. Each process reads them when it starts (`load`), and
+one another process was sent since then when a game or 新游戏 names it (`find`).
 """
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from tortoise.exceptions import IntegrityError
 import rulesets
 from engine.rulecheck import load_text
 from engine.rulefile import FileProblem, RuleFileError, read
+from engine.ruleset import Ruleset
 
 from .models import GameRow, RulePostRow
 
@@ -40,6 +42,24 @@ async def load() -> None:
             rulesets.add(load_text(row.text))
         except RuleFileError as exc:
             log.error("导演 %s 发来的规则帖 %s 未载入：\n%s", row.owner, row.id, exc)
+
+
+async def find(ruleset_id: str) -> Ruleset | None:
+    """The post of this id, shipped or kept (None: there is none); one sent to another process since this one
+    started is read from the database now."""
+    rules = rulesets.get(ruleset_id)
+    if rules is not None:
+        return rules
+    row = await RulePostRow.get_or_none(id=str(ruleset_id))
+    if row is None:
+        return None
+    try:
+        rules = load_text(row.text)
+    except RuleFileError as exc:
+        log.error("导演 %s 发来的规则帖 %s 未载入：\n%s", row.owner, row.id, exc)
+        return None
+    rulesets.add(rules)
+    return rules
 
 
 def _problems(exc: RuleFileError, name: str) -> str:

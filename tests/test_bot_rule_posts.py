@@ -96,6 +96,19 @@ async def test_a_pasted_post_is_added_played_by_new_game_and_read_again_after_a_
     assert rulesets.get(ID).title == "梦魇与血月使徒"
 
 
+async def test_a_post_another_process_was_sent_is_read_when_new_game_or_a_game_names_it(app: App, banshabot):
+    """Several processes on one database: a post sent to another one since this one started is in the
+    database only. 新游戏 finds it there, and so does a game of it this process loads (a takeover)."""
+    await RulePostRow.create(id=ID, owner=str(DIRECTOR), text=POST)  # as the other process kept it
+    assert rulesets.get(ID) is None
+    await director(app, f"新游戏 {ID}", CREATED)
+    del rulesets.RULESETS[ID]
+    banshabot.service.forget()  # the game is loaded again, as a process taking it over loads it
+    t = await banshabot.service.table(1)
+    assert t.row.ruleset == ID and rulesets.get(ID).title == "梦魇与血月使徒"
+    await director(app, "游戏", f"#1 梦魇与血月使徒（{ID}，筹备中）")
+
+
 async def test_a_wrong_post_is_answered_with_its_problems_by_line_and_key_and_not_added(app: App):
     wrong = POST.replace("night_order: [恐惧, 杀人, 女巫, 预言]", "night_order: [杀人, 恐惧, 女巫, 预言]")
     line = wrong.splitlines().index("night_order: [杀人, 恐惧, 女巫, 预言]") + 1
