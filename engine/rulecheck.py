@@ -262,6 +262,11 @@ class Checker:
             for k, v in p.p.items():
                 if k == "limit" and isinstance(v, str) and v not in rules.limits:
                     self.bad(("limits",), f"<{p.name}>用到的时限「{v}」不在 limits 中")
+                if k == "waits_for":  # what a feedback waits for: night actions of this post (a granted one too)
+                    for slot in v if isinstance(v, list) else [v]:
+                        if slot not in rules.slot_owner:
+                            self.bad(("identities",), f"<{p.name}>的 waits_for 中的「{slot}」不是本帖的夜晚行动"
+                                     f"（本帖的夜晚行动：{'、'.join(rules.slot_owner) or '无'}）")
 
 
     def first(self, path: tuple, what: str, order: list, leading: dict[str, str]) -> None:

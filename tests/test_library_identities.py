@@ -145,6 +145,24 @@ def test_gravekeeper_may_learn_the_exact_identity():
     assert feedback(out.events, "守墓")[0].result == "狼人"
 
 
+def test_the_frightened_gravekeeper_learns_nothing_and_otherwise_learns_once_the_fright_is_decided():
+    """His reading is a skill: the 梦魇's 恐惧 ("该角色当晚不能发动技能") on him takes it for the night."""
+    keeper = ("守墓人", GOOD, {"good": GOOD, "waits_for": ["恐惧"]})
+    for frightened, told in (("守墓人", False), ("民一", True)):
+        g = game(("梦魇", WOLF, {}, "狼群"), keeper)
+        ok(g, CloseDay(), act("梦魇", "恐惧", "民二"), act("狼一", "杀人"), OpenDay(), Ballots("exile", (("民一", "狼二"),)))
+        assert not feedback(g.apply(CloseDay()).events, "守墓")  # the night's 恐惧 is not in yet
+        out = g.apply(act("梦魇", "恐惧", frightened))
+        assert [f.target for f in feedback(out.events, "守墓")] == (["狼二"] if told else [])
+        assert not feedback(g.apply(act("狼一", "杀人")).events, "守墓")  # told once, or not at all
+
+
+def test_a_feedback_waiting_for_a_night_action_the_post_lacks_is_refused_in_chinese():
+    with pytest.raises(RuleFileError) as exc:
+        load_text(post(("守墓人", GOOD, {"good": GOOD, "waits_for": ["恐惧"]})))
+    assert "<守墓人>的 waits_for 中的「恐惧」不是本帖的夜晚行动" in str(exc.value)
+
+
 def test_silenced_player_may_be_kept_from_voting():
     g = game(("禁言长老", GOOD, {"may_vote": False}))
     ok(g, CloseDay())
