@@ -333,6 +333,12 @@ class FileRuleset(Ruleset):
         if not any(part.exile_instead(g, p) for part in self.hooks["exile_instead"]):
             super().exile(g, p)
 
+    def joint_problems(self, g, kind: str, ballots: list[tuple[str, str]]) -> dict[str, str]:
+        void: dict[str, str] = {}
+        for part in self.hooks["joint_problems"]:
+            void.update(part.joint_problems(g, kind, ballots))
+        return void
+
     def counted(self, g, kind: str, ballots: list, result: str | None) -> None:
         for part in self.hooks["counted"]:
             part.counted(g, kind, ballots, result)

@@ -13,7 +13,7 @@ from fractions import Fraction
 
 from engine import skills, votes
 from engine.errors import Rejected
-from engine.game import ABSTAIN, Game
+from engine.game import Game
 from engine.library import IDENTITY, OFFICE, TEAM_SKILL, Param, Part, entry
 from engine.rulefile import FileRuleset
 from engine.ruleset import Skill
@@ -341,7 +341,6 @@ _own("146医生", IDENTITY, "146：夜晚<救治>一名角色，使对其的指�
 _own("146长老", IDENTITY, "146：<长寿之命>第一次被有效指杀不出局；因投票、毒药、最后一枪、救治出局时，神职失去技能")
 _own("146吉普赛人", IDENTITY, "146：<窥月>得知警长所选的大新月；<占卜>一次重新抽取", (draws.REDRAW,))
 _own("146猎人", IDENTITY, "146：非因红牌出局后可以<最后一枪>（神经错乱、猎人的愤怒另有规则）", ("最后一枪",))
-_own("146两姐妹", IDENTITY, "146：<默契>不能弃票，且必须投票给同一名角色；成为情侣时失去")
 _own("146警长", OFFICE, "146：<殉职>（装傻后须移交）、<任命>执警；警长、执警抽取新月", ("殉职", "任命"))
 
 
@@ -625,23 +624,6 @@ class R146(FileRuleset):
 
     def void_posts(self, g: Game, kind: str) -> list[tuple[str, str]]:
         return moons.thread_votes(g, kind)
-
-    def joint_problems(self, g: Game, kind: str, ballots: list[tuple[str, str]]) -> dict[str, str]:
-        # 默契<强制>: "两姐妹不能弃票，且必须投票给同一名角色。" A sister's 弃权 is void; when both living sisters
-        # name different players, both ballots are void. A sister whose sister cast nothing counts alone.
-        sisters = [p.name for p in g.state.with_role("两姐妹") if p.alive and "默契" not in p.lost]
-        first = {}
-        for voter, target in ballots:
-            first.setdefault(voter, target)
-        void = {}
-        for name in sisters:
-            if first.get(name) == ABSTAIN:
-                void[name] = "两姐妹<默契>：不能弃票"
-        named = {n: first[n] for n in sisters if first.get(n) not in (None, ABSTAIN)}
-        if len(named) == 2 and len(set(named.values())) == 2:
-            for name in named:
-                void[name] = "两姐妹<默契>：必须投票给同一名角色，两票不同，均无效"
-        return void
 
     def sheriff_duties(self, g: Game) -> str:
         # 任命<强制>; 决策<强制> — only where the game draws new moons
