@@ -456,9 +456,14 @@ def _votes_half(rules: FileRuleset, g, faction: str, _arg) -> bool:
 def _all_out(rules, g, faction, roles) -> bool:
     """Every player of these identities is out ("预言家、女巫、乌鸦、锈盾守卫出局"); given as {roles, faction}, only
     those of them now of that faction (154: "书生阵营的书生（不含兄弟书生）全部出局")."""
+    of = None
     if isinstance(roles, dict):
-        return all(not p.alive for p in g.state.with_role(*roles["roles"]) if p.faction == roles["faction"])
-    return all(not p.alive for p in g.state.with_role(*roles))
+        roles, of = roles["roles"], roles["faction"]
+    # one plain pass over the seats: a win check runs at every death of a game judged at each (146, 154)
+    for p in g.state.players:
+        if p.alive and p.role in roles and (of is None or p.faction == of):
+            return False
+    return True
 
 
 def _faction_out(rules, g, faction, _arg) -> bool:
