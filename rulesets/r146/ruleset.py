@@ -15,6 +15,7 @@ from engine import skills, votes
 from engine.errors import Rejected
 from engine.game import Game
 from engine.library import IDENTITY, OFFICE, TEAM_SKILL, Param, Part, entry
+from engine.library.elder import Elder
 from engine.rulefile import FileRuleset
 from engine.ruleset import Skill
 from engine.skills import living_with_role, night_target, once_tonight
@@ -26,18 +27,6 @@ from .common import (
     shot, still_has, usable,
 )
 
-# 长寿之命: "女巫、预言家、猎人、医生、吉普赛人将失去技能" — each with every skill of its identity, and the witch's <灵媒>
-# if 招魂术 gave it before the curse
-ELDER_BOUND = {
-    "女巫": ("通灵", "救药", "毒药", moons.MEDIUM),
-    "预言家": ("预言",),
-    "猎人": ("最后一枪",),
-    "医生": ("救治",),
-    "吉普赛人": ("窥月", "占卜"),
-}
-# 长寿之命: "当长老因投票、女巫<毒药>、猎人<最后一枪>、医生<救治>而出局后" — the four named, no other: 猎人的愤怒 is the
-# event's shot, which a hunter fires whatever his own skills, not his <最后一枪> (docs/rules-146.md, A 33)
-ELDER_CURSES = ("投票", "毒药", "最后一枪", "救治")
 # the night's 指杀 in the post's order: (3) 狼人 (the pack's 杀人, the 狼王's 冲锋, the leader's 捕猎), (4) 黑情侣,
 # then 神经错乱's <杀人> (the seer's (6), else the witch's (5), else the hunter's)
 COUPLE_KILL = "黑情侣杀人"
@@ -338,7 +327,6 @@ _own("146女巫", IDENTITY, "146：<通灵>得知当晚被指杀的角色（新�
      ("救药", "毒药"), slot=Param("女巫", "她的夜晚行动，以救药、毒药或放弃答复"))
 _own("146预言家", IDENTITY, "146：夜晚<预言>一名角色是否属于村民阵营（神经错乱时另有规则）", ("预言",))
 _own("146医生", IDENTITY, "146：夜晚<救治>一名角色，使对其的指杀无效；同一角色累计两次空救时出局", ("救治",))
-_own("146长老", IDENTITY, "146：<长寿之命>第一次被有效指杀不出局；因投票、毒药、最后一枪、救治出局时，神职失去技能")
 _own("146吉普赛人", IDENTITY, "146：<窥月>得知警长所选的大新月；<占卜>一次重新抽取", (draws.REDRAW,))
 _own("146猎人", IDENTITY, "146：非因红牌出局后可以<最后一枪>（神经错乱、猎人的愤怒另有规则）", ("最后一枪",))
 _own("146警长", OFFICE, "146：<殉职>（装傻后须移交）、<任命>执警；警长、执警抽取新月", ("殉职", "任命"))
@@ -394,6 +382,8 @@ class R146(FileRuleset):
     def __init__(self, data: dict):
         super().__init__(data)
         self.skills = {**self.skills, **MOON_SKILLS}
+        # the library's elder, whose first life the night's settlement below spends in the post's step two
+        self.elder = next(p for p in self.parts if isinstance(p, Elder))
 
     def factions(self, g: Game) -> list[str]:
         # 黑情侣阵营 exists only once lovers of two factions have eloped (私奔).
@@ -503,8 +493,7 @@ class R146(FileRuleset):
                 continue
             # "二、被指杀的角色是未被有效指杀过的长老，长老视为被有效指杀一次。" (长寿之命: "第一次被有效指杀时不会出局")
             # Step two comes before the antidote: his first life is spent even on a night the witch saves him.
-            if p.role == "长老" and not p.marks.get("有效指杀"):
-                p.marks["有效指杀"] = 1
+            if self.elder.spends_first_life(p):
                 continue
             # "三、被指杀的角色如果是<救药>的目标，此次有效指杀不会导致角色出局。四、被指杀的角色出局。"
             if target != saved:
@@ -643,17 +632,7 @@ class R146(FileRuleset):
         s = g.state
         if cause != "红牌":
             skills.charge_lost(g, p, PACK, "狼王")
-        if p.role == "长老" and cause in ELDER_CURSES:
-            s.carry["elder_cursed"] = True
-            curse = s.carry["curse"] = {}  # what it took, for a red card that turns out to have come first
-            for q in s.players:
-                # the skills he holds now: <灵媒> only once 招魂术 gave it (a later event grants anew)
-                curse[q.name] = [k for k in ELDER_BOUND.get(q.role, ()) if k not in q.lost and (k != moons.MEDIUM or k in q.granted)]
-                q.lost.update(curse[q.name])
-            g.tell("director", "长老因" + cause + "出局：女巫、预言家、猎人、医生、吉普赛人失去技能")
-            for q in s.players:
-                if q.role in ELDER_BOUND and q.alive:
-                    g.when_public("失去技能", q)
+        super().after_death(g, p, cause)  # the parts' (长老's <长寿之命>)
         partner = s.player(p.marks["情侣"]) if "情侣" in p.marks else None
         # 殉情<强制>: "情侣中若有一人出局，另一人立即出局。" — a red card too ("但情侣会触发<殉情>"); 神秘的UFO: "如果出局的
         # 玩家是情侣之一，另一名情侣无须殉情"
@@ -699,15 +678,7 @@ class R146(FileRuleset):
         s = g.state
         # a 狼王 made 狼族首领 lost <冲锋> by the event ("首领失去原有技能"), whatever the pack's deaths
         changes = skills.charge_back(g, p, PACK, [k for k in s.with_role("狼王") if k is not moons.leader(g)])
-        if p.role == "长老" and "curse" in s.carry:
-            # 长寿之命: "当长老因投票……而出局后" — he did not go out by the vote.
-            s.carry.pop("elder_cursed", None)
-            for name, taken in s.carry.pop("curse").items():
-                q = s.player(name)
-                q.lost.difference_update(taken)
-                if taken and q.alive:
-                    g.tell(f"player:{name}", "长老改为红牌罚下出局，<长寿之命>不生效：你的技能恢复。")
-            changes.append("<长寿之命>不生效：女巫、预言家、猎人、医生、吉普赛人的技能恢复")
+        changes += super().red_card_instead(g, p, cancelled)  # the parts' (长老's <长寿之命> undone)
         if "殉职" in cancelled or s.carry.get("badge_after_shot") == p.name:
             s.carry.pop("badge_after_shot", None)
             self._random_sheriff(g, f"{g.label(p)} 被红牌罚下")
@@ -716,11 +687,10 @@ class R146(FileRuleset):
 
     def public(self, g: Game, what: str, p: Player) -> None:
         # what a death brings, once it is public (Game.when_public): at once by day, at 开门 after a night
-        if what == "失去技能":
-            g.tell(f"player:{p.name}", "长老出局，你失去了技能。")
-        elif what == "任命" and g.state.sheriff != p.name:
+        super().public(g, what, p)  # the parts' (长老's 失去技能)
+        if what == "任命" and g.state.sheriff != p.name:
             return  # the badge moved on meanwhile; its new holder is asked
-        else:
+        if what in ("殉职", "任命"):
             self.ask(g, what, p)
 
     @staticmethod
