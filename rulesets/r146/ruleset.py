@@ -23,7 +23,7 @@ from engine.state import Pending, Player
 
 from . import draws, moons
 from .common import (
-    BLACK, COMMONS, COUPLE, PACK, SISTERS, SPECIALS, VILLAGE, WOLVES, after_shot, ask_shot, fooled, labels, lovers, pack_alive,
+    BLACK, COUPLE, PACK, SISTERS, VILLAGE, WOLVES, after_shot, ask_shot, fooled, labels, lovers, pack_alive,
     shot, still_has, usable,
 )
 
