@@ -199,10 +199,17 @@ class FileRuleset(Ruleset):
     def speed_up_needed(self, living: int) -> int:
         return living // 2 + 1 if self.more_than_half else super().speed_up_needed(living)
 
+    def _no_vote(self, g) -> dict | None:
+        """The no-vote rule today: none on a sped-up day where the post judges none then (154), the sped-up
+        day's own where it judges one otherwise (146: "加速后（包括强制加速）的讨论日不投票者，判一张蓝牌")."""
+        rule = self.no_vote
+        if rule and g.state.carry.get("sped_up"):
+            return None if rule.get("void_when_sped_up") else rule.get("sped_up", rule)
+        return rule
+
     def no_vote_cards(self, g) -> tuple[str, ...]:
-        if not self.no_vote or (self.no_vote.get("void_when_sped_up") and g.state.carry.get("sped_up")):
-            return ()
-        return tuple(self.no_vote.get("cards", ()))
+        rule = self._no_vote(g)
+        return tuple(rule.get("cards", ())) if rule else ()
 
     def slot_text(self, g, who: str, slot: str) -> str | None:
         return next((t for p in self.hooks["slot_text"] if (t := p.slot_text(g, who, slot))), None)
@@ -316,9 +323,8 @@ class FileRuleset(Ruleset):
         return bonus
 
     def no_vote_card(self, g) -> str | None:
-        if not self.no_vote or (self.no_vote.get("void_when_sped_up") and g.state.carry.get("sped_up")):
-            return None
-        return self.no_vote["text"]
+        rule = self._no_vote(g)
+        return rule["text"] if rule else None
 
     def day_options(self, g, name: str) -> list[str]:
         return [o for p in self.hooks["day_options"] for o in p.day_options(g, name)]
@@ -326,6 +332,12 @@ class FileRuleset(Ruleset):
     def exile(self, g, p) -> None:
         if not any(part.exile_instead(g, p) for part in self.hooks["exile_instead"]):
             super().exile(g, p)
+
+    def joint_problems(self, g, kind: str, ballots: list[tuple[str, str]]) -> dict[str, str]:
+        void: dict[str, str] = {}
+        for part in self.hooks["joint_problems"]:
+            void.update(part.joint_problems(g, kind, ballots))
+        return void
 
     def counted(self, g, kind: str, ballots: list, result: str | None) -> None:
         for part in self.hooks["counted"]:
@@ -392,7 +404,9 @@ class FileRuleset(Ruleset):
         """154: "游戏状态满足某阵营胜利条件之一，游戏立即结束" … "游戏状态满足某阵营失败条件之一，该阵营优先判负。" (in the
         file's order) … "场上仅有一个阵营尚未被判负，游戏立即结束，宣布此阵营胜利。" "已经被判负的阵营无法再次达到胜利条件。" """
         s = g.state
-        rules = self.factions_rules
+        # those of the file's factions this game has (146's 黑情侣阵营 only once lovers have eloped), in its order
+        present = self.factions(g)
+        rules = [f for f in self.factions_rules if f in present]
         for f in rules:
             if f not in s.lost and self._holds(g, f, self.wins[f]):
                 return g.win(f)
@@ -416,7 +430,8 @@ class FileRuleset(Ruleset):
         who = self.surrender.get(faction)
         if isinstance(who, list):
             return [p.name for p in g.state.with_role(*who)]
-        return list(g.state.teams[who]) if who else []
+        # a group that formed only in play (146's 情侣群) may be missing from this game
+        return list(g.state.teams.get(who, ())) if who else []
 
 
 ELECTION, EXILE = frozenset({"election"}), frozenset({"exile"})
@@ -441,9 +456,14 @@ def _votes_half(rules: FileRuleset, g, faction: str, _arg) -> bool:
 def _all_out(rules, g, faction, roles) -> bool:
     """Every player of these identities is out ("预言家、女巫、乌鸦、锈盾守卫出局"); given as {roles, faction}, only
     those of them now of that faction (154: "书生阵营的书生（不含兄弟书生）全部出局")."""
+    of = None
     if isinstance(roles, dict):
-        return all(not p.alive for p in g.state.with_role(*roles["roles"]) if p.faction == roles["faction"])
-    return all(not p.alive for p in g.state.with_role(*roles))
+        roles, of = roles["roles"], roles["faction"]
+    # one plain pass over the seats: a win check runs at every death of a game judged at each (146, 154)
+    for p in g.state.players:
+        if p.alive and p.role in roles and (of is None or p.faction == of):
+            return False
+    return True
 
 
 def _faction_out(rules, g, faction, _arg) -> bool:

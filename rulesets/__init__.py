@@ -1,7 +1,7 @@
 """One ruleset per rule post, by the game's number in its post.
 
 A post is a data file here (`*.yaml`, docs/rule-files.md) naming identities and skills of the library
-(engine/library/); a post not yet written as a file is a module. A file that does not check is left
+(engine/library/) and, where the post has rules of its own, the module that plays them (`code:`). A file that does not check is left
 out and each of its problems logged, by key and line (`python -m engine check FILE` names them too), so
 one wrong file a director adds stops no game of the others.
 """
@@ -13,8 +13,6 @@ from pathlib import Path
 from engine.rulecheck import load
 from engine.rulefile import RuleFileError
 from engine.ruleset import Ruleset
-
-from .r146 import R146
 
 FILES = sorted(Path(__file__).parent.glob("*.yaml"))
 
@@ -36,8 +34,7 @@ def _loaded() -> list[Ruleset]:
     return found
 
 
-RULESETS: dict[str, Ruleset] = {r.id: r for r in sorted((*_loaded(), R146()),
-                                                         key=lambda r: (SHOWN.index(r.id) if r.id in SHOWN else len(SHOWN), r.id))}
+RULESETS: dict[str, Ruleset] = {r.id: r for r in sorted(_loaded(), key=lambda r: (SHOWN.index(r.id) if r.id in SHOWN else len(SHOWN), r.id))}
 
 
 def add(rules: Ruleset) -> bool:

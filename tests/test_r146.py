@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import pytest
 
-from engine import Act, Ballots, Card, CloseDay, Game, OpenDay, ResolveNight, Timeout, check, deal
+from engine import Act, Ballots, Card, CloseDay, Game, OpenDay, ResolveNight, SpeedUp, Timeout, check, deal
 from engine.events import DeadlineStart, Feedback, Notice, TeamChange
 from rulesets import get
 
@@ -402,3 +402,16 @@ def test_the_cupid_is_not_told_his_faction_changed_when_it_did_not():
     g = new_game()
     outs = run(g, Act("卯", "丘比特之箭", ["午", "未"]), OpenDay())
     assert "情侣已产生，你的阵营仍为【村民阵营】。" in notices(outs, "player:卯")
+
+
+def test_not_voting_costs_two_blue_cards_before_a_speed_up_and_one_after():
+    # ★ "3、加速前的讨论日不投票者，判两张蓝牌 4、加速后（包括强制加速）的讨论日不投票者，判一张蓝牌" (the file's
+    # votes.no_vote_card with its sped_up cards)
+    g = started()
+    run(g, CloseDay(), OpenDay())
+    assert R146.no_vote_cards(g) == ("蓝牌", "蓝牌")
+    assert R146.no_vote_card(g) == "加速前的讨论日不投票者，判两张蓝牌"
+    run(g, SpeedUp(forced=True))
+    assert R146.no_vote_cards(g) == ("蓝牌",)
+    assert R146.no_vote_card(g) == "加速后（包括强制加速）的讨论日不投票者，判一张蓝牌"
+

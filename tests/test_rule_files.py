@@ -24,7 +24,7 @@ def _engine(*args: str) -> subprocess.CompletedProcess:
                           encoding="utf-8", timeout=60)
 
 
-@pytest.mark.parametrize("ruleset_id", ["M131", "154"])
+@pytest.mark.parametrize("ruleset_id", ["M131", "146", "154"])
 def test_a_post_made_a_file_plays_what_its_module_played(ruleset_id):
     """The snapshot a game keeps (engine/snapshot.py), taken from the module before it became a file: a game
     started then finds nothing changed and goes on."""

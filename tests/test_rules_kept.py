@@ -110,7 +110,7 @@ async def test_an_upgrade_that_plays_a_stored_game_differently_pauses_it_and_tel
         game = await drawn_game(service)
 
     monkeypatch.setitem(R146.limits, "night", dataclasses.replace(R146.limits["night"], minutes=30))
-    monkeypatch.setattr(type(R146), "version", 2)
+    monkeypatch.setattr(R146, "version", 2)  # the file's `version:`
     onebot = OneBot()
     async with running(onebot) as service:
         # told at start-up, before anyone writes

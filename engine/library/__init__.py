@@ -149,6 +149,10 @@ class Part:
         """The exile vote is about to send `p` out: True where this part keeps him in instead (白痴's 翻牌)."""
         return False
 
+    def joint_problems(self, g: "Game", kind: str, ballots: list[tuple[str, str]]) -> dict[str, str]:
+        """Ballots void because of how they stand together (146's two sisters bound to one target), by voter."""
+        return {}
+
     def counted(self, g: "Game", kind: str, ballots: list, result: str | None) -> None:
         """A count was tallied (`ballots`: the valid ones as (voter, target, weight)), before its result takes effect."""
 
@@ -198,7 +202,7 @@ class NightSkill(Part):
 
 HOOKS = ("begin_night", "begin_night_after", "feedback", "pass_night", "spares", "start_game", "begin_day", "closing", "timeout",
          "count_notes", "exile_bonus", "day_options", "after_death", "red_card_instead", "public", "expire",
-         "checked_as", "slot_text", "judging", "exile_instead", "counted")
+         "checked_as", "slot_text", "judging", "exile_instead", "joint_problems", "counted")
 
 
 def defines(part: Part, hook: str) -> bool:

@@ -9,9 +9,6 @@ from engine.typed import number as read_number
 
 WOLVES, VILLAGE, BLACK = "狼人阵营", "村民阵营", "黑情侣阵营"
 PACK, COUPLE, SISTERS = "狼群", "情侣群", "姐妹群"
-# 村民阵营 负 1: "村民阵营的预言家、女巫、医生、长老、吉普赛人出局"; 负 2: "村民阵营的村民和两姐妹全部出局"
-SPECIALS = ("预言家", "女巫", "医生", "长老", "吉普赛人")
-COMMONS = ("村民", "两姐妹")
 
 
 def lovers(g: Game) -> list[Player]:

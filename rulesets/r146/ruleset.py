@@ -1,6 +1,8 @@
 """[146] 创造营2021 — 22 players, lovers, three factions. Checkable against
-`docs/posts/146-创造营2021.txt` line by line: 2L–5L here, 6L (新月扩展) in rulesets/r146/moons.py and
-the draws of its events in rulesets/r146/draws.py.
+`docs/posts/146-创造营2021.txt` line by line: the declarations are the file rulesets/r146.yaml, which names
+this module (`code:`); importing it registers the parts the file names and `RULESET` is the ruleset the
+file becomes. 2L–5L here, 6L (新月扩展) in rulesets/r146/moons.py and the draws of its events in
+rulesets/r146/draws.py.
 
 Each rule carries the post's words; where the post is ambiguous the reading chosen is written next
 to it and listed in docs/rules-146.md.
@@ -12,36 +14,25 @@ from fractions import Fraction
 from engine import skills, votes
 from engine.errors import Rejected
 from engine.game import Game
+from engine.library import IDENTITY, OFFICE, TEAM_SKILL, Param, Part, entry
+from engine.library.elder import Elder
+from engine.rulefile import FileRuleset
+from engine.ruleset import Skill
 from engine.words import ABSTAIN
-from engine.ruleset import DayLength, Quota, Role, Ruleset, Skill, TimeLimit
 from engine.skills import living_with_role, night_target, once_tonight
 from engine.state import Pending, Player
 
 from . import draws, moons
 from .common import (
-    BLACK, COMMONS, COUPLE, PACK, SISTERS, SPECIALS, VILLAGE, WOLVES, after_shot, ask_shot, fooled, labels, lovers, pack_alive,
+    BLACK, COUPLE, PACK, SISTERS, VILLAGE, WOLVES, after_shot, ask_shot, fooled, labels, lovers, pack_alive,
     shot, still_has, usable,
 )
 
-# 长寿之命: "女巫、预言家、猎人、医生、吉普赛人将失去技能" — each with every skill of its identity, and the witch's <灵媒>
-# if 招魂术 gave it before the curse
-ELDER_BOUND = {
-    "女巫": ("通灵", "救药", "毒药", moons.MEDIUM),
-    "预言家": ("预言",),
-    "猎人": ("最后一枪",),
-    "医生": ("救治",),
-    "吉普赛人": ("窥月", "占卜"),
-}
-# 长寿之命: "当长老因投票、女巫<毒药>、猎人<最后一枪>、医生<救治>而出局后" — the four named, no other: 猎人的愤怒 is the
-# event's shot, which a hunter fires whatever his own skills, not his <最后一枪> (docs/rules-146.md, A 33)
-ELDER_CURSES = ("投票", "毒药", "最后一枪", "救治")
 # the night's 指杀 in the post's order: (3) 狼人 (the pack's 杀人, the 狼王's 冲锋, the leader's 捕猎), (4) 黑情侣,
 # then 神经错乱's <杀人> (the seer's (6), else the witch's (5), else the hunter's)
 COUPLE_KILL = "黑情侣杀人"
 ATTACKS = ("杀人", "冲锋", moons.HUNT, COUPLE_KILL, moons.CONFUSED_KILL)
 CAUSE = {"杀人": "杀人", "冲锋": "冲锋", moons.HUNT: moons.HUNT, COUPLE_KILL: "杀人", moons.CONFUSED_KILL: "杀人"}
-# 遗言: "遗言数量等于狼人的数量" — the wolves of the line-up: 狼王 and 5 狼人
-LAST_WORDS = 6
 
 
 def _black(g: Game) -> bool:
@@ -279,118 +270,125 @@ def _new_sheriff(g: Game) -> None:
         g.when_public("任命", s.player(s.sheriff))
 
 
-class R146(Ruleset):
-    id = "146"
-    title = "[146]《创造营2021》"
-    # "★本场版杀为22人局，身份配置为：狼王、5狼人、5大特（女巫、预言家、医生、长老、吉普赛人）、猎人、白痴、丘比特、两姐妹、6村民。"
-    # "狼王与狼人互知共群"; "两姐妹互知共群".
-    roles = (
-        Role("狼王", WOLVES, 1, team=PACK, summary="与狼群共同<杀人>；<冲锋>：每晚可以另外指杀一名角色，狼群内有角色非因红牌出局后失去"),
-        Role("狼人", WOLVES, 5, team=PACK, summary="与狼群共同<杀人>"),
-        Role("女巫", VILLAGE, 1, summary="<通灵>（强制）得知当晚被指杀的角色；<救药>（一次，可以自救）；<毒药>（一次，当晚被刀也生效）；同一夜只能用其中一种"),
-        Role("预言家", VILLAGE, 1, summary="夜晚<预言>一名角色是否属于村民阵营"),
-        Role("医生", VILLAGE, 1, summary="夜晚<救治>一名角色，使对其的指杀无效；同一角色累计两次空救时出局"),
-        Role("长老", VILLAGE, 1, summary="<长寿之命>（强制）：第一次被有效指杀时不出局；因投票、毒药、最后一枪、救治出局时，女巫、预言家、猎人、医生、吉普赛人失去技能"),
-        Role("吉普赛人", VILLAGE, 1, summary="<窥月>：得知当晚警长所选的大新月；<占卜>（限定，全局一次）：当晚重新抽取这个新月（已出现过的不会被抽到）"),
-        Role("猎人", VILLAGE, 1, summary="非因红牌出局后可以<最后一枪>使一名其他角色立即出局"),
-        Role("白痴", VILLAGE, 1, summary="<装傻>：被投票出局时可以避免出局，之后不能投票、不能被投票、不能继任警长"),
-        Role("丘比特", VILLAGE, 1, summary="<丘比特之箭>（强制）：游戏开始时选择两名角色成为情侣（发送“丘比特之箭 座位号 座位号”，可以选自己；第一天开门前未选则随机），你的阵营随情侣"),
-        Role("两姐妹", VILLAGE, 2, team=SISTERS, summary="与另一名姐妹共群；<默契>（强制）：不能弃票，且必须投票给同一名角色"),
-        Role("村民", VILLAGE, 6, summary="没有技能"),
+# --- the parts the file names (rulesets/r146.yaml) ---------------------------------------------------
+# Each identity's skills, as the file's parts declare them; what they do is the functions above and R146's
+# hooks below, which the new moons reach into at every turn.
+SKILLS = {
+    s.name: s
+    for s in (
+        Skill("丘比特之箭", "start", arrow, aliases=("箭", "连线"), holders=("丘比特",), targets=2),
+        Skill("救治", "night", heal, aliases=("治", "医"), holders=("医生",)),
+        Skill("杀人", "night", kill, aliases=("刀", "杀"), team=True),
+        Skill("冲锋", "night", charge, aliases=("冲",), holders=("狼王",)),
+        Skill("救药", "night", save, aliases=("救",), holders=("女巫",)),
+        Skill("毒药", "night", poison, aliases=("毒",), holders=("女巫",)),
+        Skill("预言", "night", foresee, aliases=("查", "验"), holders=("预言家",)),
+        Skill("最后一枪", "decision", shoot, aliases=("开枪", "枪")),
+        Skill("殉职", "decision", hand_over, aliases=("移交", "警徽")),
+        Skill("任命", "decision", appoint, aliases=("执警",)),
+        Skill("装傻", "decision", play_dumb, takes_target=False),
+        Skill(draws.REDRAW, "night", draws.redraw, holders=("吉普赛人",), takes_target=False),
     )
-    # 总体流程: "3、开始第一天讨论日，第一天讨论日结束，警长竞选帖最先高票者当选警长……4、进入夜晚"
-    first_phase = "day"
-    teams_known_when_dealt = False  # the cupid's choice decides the 狼群, the 情侣群 and the 姐妹群
-    sheriff_weight = Fraction(5, 2)  # 带队<强制>: "计算投票数量时警长投出的票计为2.5票。"
-    announce_order = "death"  # "公示出局名单时按角色出局的顺序排序。"
-    # 红牌: "判下红牌的同时，导演有权视情况决定是否直接使该玩家所在的阵营判负" — never by count.
-    red_cards_to_lose = None
-    # "游戏状态满足某阵营胜利条件之一，游戏立即结束" … "宣布阵营获得胜利会立即终止一切结算。"
-    judge_each_death = True
-    # "并在投票结束前一个半至两个小时之间提醒玩家投票": at the start of that window, two hours before 关门, so that a
-    # reminder sent a little late still falls inside it (docs/rules-*.md)
-    vote_reminder = TimeLimit("close", -120, "导演会在投票结束前一个半至两个小时之间提醒玩家投票。")
-    limits = {
-        "night": TimeLimit("close", 60, "关门一个小时后，预言家、医生、吉普赛人未与导演取得联系，均为放弃夜晚行动。狼队/黑情侣在关门一个小时后仍未提交刀人目标，视为放弃出刀"),
-        "feedback": TimeLimit("now", 30, "女巫<通灵>、猎人<最后一枪>收到反馈后半小时，仍未给导演答复，视为放弃技能行使。"),
-        "day": TimeLimit("close", 30, "猎人、……白痴被投票出局，关门三十分钟后仍未与导演取得联系，白痴、猎人视为放弃发动技能"),
-        "badge": TimeLimit("close", 30, "警长……被投票出局，关门三十分钟后仍未与导演取得联系，……警长随机移交给在场的一名未出局角色。"),
-        "appoint": TimeLimit("close", 30, "任命<强制>：当选警长的角色需要立即在投票贴内任命一个执警（时限同警长：关门三十分钟）"),
-        # 6L 新月扩展 and the draws
-        "draw": TimeLimit("close", 30, "警长、执警在关门半小时内需要发动抽取新月技能，关门三十分钟后仍未发动技能，视为放弃技能，由导演随机新月，随机方式游戏结束后公示。"),
-        "fury": TimeLimit("opened", 60, "猎人的愤怒：若猎人在开门以后一个小时以内未联系法官，则记作一张黄牌，随机一名角色出局，并进入当天的投票阶段。"),
-        "birthday": TimeLimit("opened", 60, "狼王的生日：事件发生后1小时内，狼群要决定是否启动此新月。"),
-        "leader": TimeLimit("close", 0, "狼族首领：事件发生后，当天狼群内角色可以通过讨论选举出一名首领。"),
-        "ufo": TimeLimit("close", 0, "神秘的UFO：三名需要提交数字的角色，必须于当日关门前私聊法官提交数字，否则自动选择数字0。"),
-        "trial": TimeLimit("opened", 60, "试验鸳鸯：若白痴在开门以后一个小时以内未联系导演，则记作一张黄牌，“试验品情侣”不产生。"),
-    }
-    # 行动时限, as the post writes it (an event's own limits are in its text, published the day it comes)
-    deadline_rules = (
-        "警长、执警在关门半小时内需要发动抽取新月技能，关门三十分钟后仍未发动技能，视为放弃技能，由导演随机新月，随机方式游戏结束后公示。",
-        "猎人、警长、执警、白痴被投票出局时需要发动技能；夜晚预言家、女巫、医生、吉普赛人需要发动技能。在关门时间段，无法与导演取得联系，且提前未与导演说明自己的在线情况者，视为放弃技能。",
-        "猎人、警长、白痴被投票出局，关门三十分钟后仍未与导演取得联系，白痴、猎人视为放弃发动技能，警长随机移交给在场的一名未出局角色。随机移交的方式由导演在树洞安排，游戏结束以后公示。",
-        "关门一个小时后，预言家、医生、吉普赛人未与导演取得联系，均为放弃夜晚行动。狼队/黑情侣在关门一个小时后仍未提交刀人目标，视为放弃出刀，这个时间也可能根据女巫的需求提前。",
-        "女巫<通灵>、猎人<最后一枪>收到反馈后半小时，仍未给导演答复，视为放弃技能行使。",
-        "在次日游戏日开始前，有遗言权利的出局玩家未提交遗言，视为放弃遗言。",
+}
+# the new moons' and their draws' (rulesets/r146/moons.py, rulesets/r146/draws.py): no identity's
+MOON_SKILLS = {
+    s.name: s
+    for s in (
+        Skill(draws.SHERIFF_DRAW, "decision", draws.choose, aliases=("抽大新月",), usage="决策 牌号"),
+        Skill(draws.DEPUTY_DRAW, "decision", draws.choose, aliases=("抽小新月",), usage="辅策 牌号"),
+        Skill(moons.FURY, "decision", moons.fury_shot, aliases=("愤怒",)),
+        Skill(moons.BIRTHDAY, "day", moons.start_birthday, aliases=("生日",), team=True, takes_target=False),
+        Skill(moons.LEADER, "day", moons.elect_leader, aliases=("首领",), team=True),
+        Skill(moons.HUNT, "night", moons.hunt, holders=(moons.LEADER,)),
+        Skill("报复", "decision", moons.revenge),
+        Skill("担保", "day", moons.vouch),
+        Skill(moons.PRIVATE_BALLOT, "day", moons.private_ballot, with_text=True, usage="投票 角色 理由"),
+        Skill(moons.MEDIUM, "night", moons.medium, holders=("招魂术",)),
+        Skill(moons.DIGITS, "decision", moons.digit, aliases=("UFO",), usage="数字 0-99之间的整数"),
+        Skill(moons.TRIAL, "decision", moons.pair, aliases=("鸳鸯",), targets=2),
     )
-    # 讨论日长短: "晚上" is not an hour: the bot proposes 22:00, which the director changes (docs/rules-146.md)
-    day_length = DayLength(1, 22 * 60, weekend=True, first_exempt=True,
-                           text="一般是A日上午开帖，到A+1日晚上关帖。每逢周末就延长一天，也就是A+2日晚上关帖。例外的，第一天讨论日不因周末而延长。")
-    change_cutoff = Quota(60, "白天结束前一个小时不得改票，时间以论坛发帖时间为准。")
-    speed_up_voids_changes = "进程加速后不允许改票，所有改票作废，但加速前的改票视为有效。"
-    potion_slot = "女巫"
-    skills = {
-        s.name: s
-        for s in (
-            Skill("丘比特之箭", "start", arrow, aliases=("箭", "连线"), holders=("丘比特",), targets=2),
-            Skill("救治", "night", heal, aliases=("治", "医"), holders=("医生",)),
-            Skill("杀人", "night", kill, aliases=("刀", "杀"), team=True),
-            Skill("冲锋", "night", charge, aliases=("冲",), holders=("狼王",)),
-            Skill("救药", "night", save, aliases=("救",), holders=("女巫",)),
-            Skill("毒药", "night", poison, aliases=("毒",), holders=("女巫",)),
-            Skill("预言", "night", foresee, aliases=("查", "验"), holders=("预言家",)),
-            Skill("最后一枪", "decision", shoot, aliases=("开枪", "枪")),
-            Skill("殉职", "decision", hand_over, aliases=("移交", "警徽")),
-            Skill("任命", "decision", appoint, aliases=("执警",)),
-            Skill("装傻", "decision", play_dumb, takes_target=False),
-            # the draws (rulesets/r146/draws.py)
-            Skill(draws.SHERIFF_DRAW, "decision", draws.choose, aliases=("抽大新月",), usage="决策 牌号"),
-            Skill(draws.DEPUTY_DRAW, "decision", draws.choose, aliases=("抽小新月",), usage="辅策 牌号"),
-            Skill(draws.REDRAW, "night", draws.redraw, holders=("吉普赛人",), takes_target=False),
-            # the events' own (rulesets/r146/moons.py)
-            Skill(moons.FURY, "decision", moons.fury_shot, aliases=("愤怒",)),
-            Skill(moons.BIRTHDAY, "day", moons.start_birthday, aliases=("生日",), team=True, takes_target=False),
-            Skill(moons.LEADER, "day", moons.elect_leader, aliases=("首领",), team=True),
-            Skill(moons.HUNT, "night", moons.hunt, holders=(moons.LEADER,)),
-            Skill("报复", "decision", moons.revenge),
-            Skill("担保", "day", moons.vouch),
-            Skill(moons.PRIVATE_BALLOT, "day", moons.private_ballot, with_text=True, usage="投票 角色 理由"),
-            Skill(moons.MEDIUM, "night", moons.medium, holders=("招魂术",)),
-            Skill(moons.DIGITS, "decision", moons.digit, aliases=("UFO",), usage="数字 0-99之间的整数"),
-            Skill(moons.TRIAL, "decision", moons.pair, aliases=("鸳鸯",), targets=2),
-        )
-    }
+}
 
-    # --- phases: day 1 (election) → night 1 → day 2 (exile) → night 2 ... -----------------------------------
-    def day_votes(self, day_no: int) -> frozenset[str]:
-        # "第一天白天，获得投票最多的角色将成为警长。第二天及以后的白天，获得投票最多的角色将出局。"
-        return frozenset({"election"}) if day_no == 1 else frozenset({"exile"})
 
-    def factions(self, g: Game) -> list[str]:
-        # 黑情侣阵营 exists only once lovers of two factions have eloped (私奔).
-        return [WOLVES, VILLAGE] + ([BLACK] if _black(g) else [])
+class Own(Part):
+    """A part of 146 played by this module: it declares its skills (`words`, of SKILLS)."""
+
+    words: tuple[str, ...] = ()
+
+    def skills(self):
+        return [SKILLS[w] for w in self.words]
+
+
+def _own(name: str, kind: str, about: str, words: tuple[str, ...] = (), **params: Param) -> None:
+    entry(name, kind, about, words, **params)(type(f"Own_{name}", (Own,), {"words": words, "potion_slot": "slot" in params}))
+
+
+_own("146狼王", IDENTITY, "146：与狼群共同<杀人>；<冲锋>每晚另外指杀一名角色，狼群内有角色非因红牌出局后失去", ("冲锋",))
+_own("146女巫", IDENTITY, "146：<通灵>得知当晚被指杀的角色（新月的指杀也在内）；<救药>、<毒药>各一次，同一夜只能用一种",
+     ("救药", "毒药"), slot=Param("女巫", "她的夜晚行动，以救药、毒药或放弃答复"))
+_own("146预言家", IDENTITY, "146：夜晚<预言>一名角色是否属于村民阵营（神经错乱时另有规则）", ("预言",))
+_own("146医生", IDENTITY, "146：夜晚<救治>一名角色，使对其的指杀无效；同一角色累计两次空救时出局", ("救治",))
+_own("146吉普赛人", IDENTITY, "146：<窥月>得知警长所选的大新月；<占卜>一次重新抽取", (draws.REDRAW,))
+_own("146猎人", IDENTITY, "146：非因红牌出局后可以<最后一枪>（神经错乱、猎人的愤怒另有规则）", ("最后一枪",))
+_own("146警长", OFFICE, "146：<殉职>（装傻后须移交）、<任命>执警；警长、执警抽取新月", ("殉职", "任命"))
+
+
+@entry("146白痴", IDENTITY, "146：<装傻>被投票出局时可以避免出局，之后不能投票、不能被投票、不能继任警长", ("装傻",))
+class Idiot(Own):
+    words = ("装傻",)
+
+    def exile_instead(self, g: Game, p: Player) -> bool:
+        # 装傻: "当白痴因投票而即将出局时，可以避免出局" — he is asked first and stays until he answers.
+        if p.role in self.holders and "装傻" not in p.used and "装傻" not in p.lost:
+            g.ask(p, "装傻", "你被投票出局：可以发动<装傻>避免出局（发送“装傻”），或发送“放弃”出局（关门后30分钟内，否则视为放弃）。",
+                  "day", context=g.state.day_no)
+            return True
+        return False
+
+
+@entry("146丘比特", IDENTITY, "146：<丘比特之箭>游戏开始时选择两名角色成为情侣（恋爱、殉情、私奔、寡妇刀），阵营随情侣", ("丘比特之箭",))
+class Cupid(Own):
+    words = ("丘比特之箭",)
 
     def start_game(self, g: Game) -> None:
         # 丘比特之箭 is <强制>: a cupid who has not chosen when day 1 opens gets two players drawn from the
         # game's seed (the post names no time limit).
-        for cupid in g.state.with_role("丘比特"):
+        for cupid in g.state.with_role(*self.holders):
             if "丘比特之箭" not in cupid.used:
                 pair = _random_arrow(g, cupid)
                 g.tell(f"player:{cupid.name}", f"你没有在游戏开始前发动<丘比特之箭>。它是强制技，已随机选择 {labels(g, pair)} 成为情侣。")
                 g.tell("director", f"{g.label(cupid)} 未选择情侣，已随机选择 {labels(g, pair)}")
         _form_couple(g)
-        for team, members in g.state.teams.items():
-            g.set_team(team, members)
+
+
+@entry("146杀人", TEAM_SKILL, "146：狼群共同<杀人>，狼人阵营判负后失去；寡妇刀：黑情侣在狼人阵营判负后的下一夜起共同<杀人>", ("杀人",))
+class PackKill(Own):
+    words = ("杀人",)
+
+    def judging(self, g: Game) -> None:
+        s = g.state
+        if WOLVES in s.lost and not s.carry.get("wolves_told"):
+            # "狼人阵营优先判负后，狼人阵营失去杀人技能。此事件发生时会通知狼人阵营。"
+            s.carry["wolves_told"] = True
+            g.tell(f"team:{PACK}", "狼人阵营已被判负：狼人阵营失去<杀人>技能（不公示）。")
+            if _black(g):
+                # 寡妇刀: "情侣获得技能<杀人>（此事件发生时会通知情侣）"
+                g.tell(f"team:{COUPLE}", "狼人阵营已被判负：<寡妇刀>生效，你们获得<杀人>，从下一个夜晚起可以共同指杀一名角色。")
+
+
+class R146(FileRuleset):
+    """146's ruleset: the file's declarations, with the post's own night, day and deaths, which the new moons
+    change throughout (moons.py, draws.py)."""
+
+    def __init__(self, data: dict):
+        super().__init__(data)
+        self.skills = {**self.skills, **MOON_SKILLS}
+        # the library's elder, whose first life the night's settlement below spends in the post's step two
+        self.elder = next(p for p in self.parts if isinstance(p, Elder))
+
+    def factions(self, g: Game) -> list[str]:
+        # 黑情侣阵营 exists only once lovers of two factions have eloped (私奔).
+        return [WOLVES, VILLAGE] + ([BLACK] if _black(g) else [])
 
     # --- the night ------------------------------------------------------------------------------------
     def _pack_killers(self, g: Game) -> list[str]:
@@ -496,8 +494,7 @@ class R146(Ruleset):
                 continue
             # "二、被指杀的角色是未被有效指杀过的长老，长老视为被有效指杀一次。" (长寿之命: "第一次被有效指杀时不会出局")
             # Step two comes before the antidote: his first life is spent even on a night the witch saves him.
-            if p.role == "长老" and not p.marks.get("有效指杀"):
-                p.marks["有效指杀"] = 1
+            if self.elder.spends_first_life(p):
                 continue
             # "三、被指杀的角色如果是<救药>的目标，此次有效指杀不会导致角色出局。四、被指杀的角色出局。"
             if target != saved:
@@ -560,16 +557,6 @@ class R146(Ruleset):
             notes += [(f"暗记：{g.label(g.state.player(n))} <统领>减少两票", False) for n in moons.command(g)]
         return notes
 
-    def no_vote_card(self, g: Game) -> str | None:
-        # ★ "本场版杀修改了传统规则中关于发言和投票数量不足的判罚规则": "3、加速前的讨论日不投票者，判两张蓝牌 4、加速后（包括强制
-        # 加速）的讨论日不投票者，判一张蓝牌" — in place of 投票规则's "没有投票（或弃票）的玩家将记作一张黄牌"
-        if g.state.carry.get("sped_up"):
-            return "加速后（包括强制加速）的讨论日不投票者，判一张蓝牌"
-        return "加速前的讨论日不投票者，判两张蓝牌"
-
-    def no_vote_cards(self, g: Game) -> tuple[str, ...]:
-        return ("蓝牌",) if g.state.carry.get("sped_up") else ("蓝牌", "蓝牌")
-
     def exile_bonus(self, g: Game) -> dict[str, Fraction]:
         return moons.command(g)
 
@@ -600,6 +587,7 @@ class R146(Ruleset):
     def speech_window(self, g: Game) -> tuple[str, int] | None:
         return moons.speech_window(g)
 
+
     settings = {"moons": "在场的新月事件：none 为不用新月，或新月事件名，以逗号分隔（不设：规则帖的配置）"}
 
     def configure(self, options: dict) -> dict:
@@ -610,10 +598,10 @@ class R146(Ruleset):
     def choices(self) -> dict[str, dict]:
         return {moons.CHOICE: {m.name: m for m in moons.EVENTS}}
 
+
     def tie_rule(self, g: Game, kind: str) -> votes.TieRule:
         if kind == "election":
-            # 竞岗<强制>: "在游戏的第一天投票结束后，最先获得投票数最多的角色当选警长。"
-            return votes.first_to_reach
+            return super().tie_rule(g, kind)  # the file's: 竞岗 "最先获得投票数最多的角色当选警长"
         sheriff = g.state.sheriff
 
         def sheriffs_choice(counts, ballots, top):
@@ -627,23 +615,6 @@ class R146(Ruleset):
     def void_posts(self, g: Game, kind: str) -> list[tuple[str, str]]:
         return moons.thread_votes(g, kind)
 
-    def joint_problems(self, g: Game, kind: str, ballots: list[tuple[str, str]]) -> dict[str, str]:
-        # 默契<强制>: "两姐妹不能弃票，且必须投票给同一名角色。" A sister's 弃权 is void; when both living sisters
-        # name different players, both ballots are void. A sister whose sister cast nothing counts alone.
-        sisters = [p.name for p in g.state.with_role("两姐妹") if p.alive and "默契" not in p.lost]
-        first = {}
-        for voter, target in ballots:
-            first.setdefault(voter, target)
-        void = {}
-        for name in sisters:
-            if first.get(name) == ABSTAIN:
-                void[name] = "两姐妹<默契>：不能弃票"
-        named = {n: first[n] for n in sisters if first.get(n) not in (None, ABSTAIN)}
-        if len(named) == 2 and len(set(named.values())) == 2:
-            for name in named:
-                void[name] = "两姐妹<默契>：必须投票给同一名角色，两票不同，均无效"
-        return void
-
     def sheriff_duties(self, g: Game) -> str:
         # 任命<强制>; 决策<强制> — only where the game draws new moons
         draw = "<决策>：单数日投票结束时，你须选择下一次大新月事件（届时我会私聊你怎样选择）。" if any(m.big for m in draws.in_play(g)) else ""
@@ -656,30 +627,13 @@ class R146(Ruleset):
             self.ask(g, "任命", g.state.player(elected))
         self.vote_over(g)
 
-    def exile(self, g: Game, p: Player) -> None:
-        # 装傻: "当白痴因投票而即将出局时，可以避免出局" — he is asked first and stays until he answers.
-        if p.role == "白痴" and "装傻" not in p.used and "装傻" not in p.lost:
-            g.ask(p, "装傻", "你被投票出局：可以发动<装傻>避免出局（发送“装傻”），或发送“放弃”出局（关门后30分钟内，否则视为放弃）。",
-                  "day", context=g.state.day_no)
-            return
-        super().exile(g, p)
 
     # --- deaths -----------------------------------------------------------------------------------------
     def after_death(self, g: Game, p: Player, cause: str) -> None:
         s = g.state
         if cause != "红牌":
             skills.charge_lost(g, p, PACK, "狼王")
-        if p.role == "长老" and cause in ELDER_CURSES:
-            s.carry["elder_cursed"] = True
-            curse = s.carry["curse"] = {}  # what it took, for a red card that turns out to have come first
-            for q in s.players:
-                # the skills he holds now: <灵媒> only once 招魂术 gave it (a later event grants anew)
-                curse[q.name] = [k for k in ELDER_BOUND.get(q.role, ()) if k not in q.lost and (k != moons.MEDIUM or k in q.granted)]
-                q.lost.update(curse[q.name])
-            g.tell("director", "长老因" + cause + "出局：女巫、预言家、猎人、医生、吉普赛人失去技能")
-            for q in s.players:
-                if q.role in ELDER_BOUND and q.alive:
-                    g.when_public("失去技能", q)
+        super().after_death(g, p, cause)  # the parts' (长老's <长寿之命>)
         partner = s.player(p.marks["情侣"]) if "情侣" in p.marks else None
         # 殉情<强制>: "情侣中若有一人出局，另一人立即出局。" — a red card too ("但情侣会触发<殉情>"); 神秘的UFO: "如果出局的
         # 玩家是情侣之一，另一名情侣无须殉情"
@@ -725,15 +679,7 @@ class R146(Ruleset):
         s = g.state
         # a 狼王 made 狼族首领 lost <冲锋> by the event ("首领失去原有技能"), whatever the pack's deaths
         changes = skills.charge_back(g, p, PACK, [k for k in s.with_role("狼王") if k is not moons.leader(g)])
-        if p.role == "长老" and "curse" in s.carry:
-            # 长寿之命: "当长老因投票……而出局后" — he did not go out by the vote.
-            s.carry.pop("elder_cursed", None)
-            for name, taken in s.carry.pop("curse").items():
-                q = s.player(name)
-                q.lost.difference_update(taken)
-                if taken and q.alive:
-                    g.tell(f"player:{name}", "长老改为红牌罚下出局，<长寿之命>不生效：你的技能恢复。")
-            changes.append("<长寿之命>不生效：女巫、预言家、猎人、医生、吉普赛人的技能恢复")
+        changes += super().red_card_instead(g, p, cancelled)  # the parts' (长老's <长寿之命> undone)
         if "殉职" in cancelled or s.carry.get("badge_after_shot") == p.name:
             s.carry.pop("badge_after_shot", None)
             self._random_sheriff(g, f"{g.label(p)} 被红牌罚下")
@@ -742,11 +688,10 @@ class R146(Ruleset):
 
     def public(self, g: Game, what: str, p: Player) -> None:
         # what a death brings, once it is public (Game.when_public): at once by day, at 开门 after a night
-        if what == "失去技能":
-            g.tell(f"player:{p.name}", "长老出局，你失去了技能。")
-        elif what == "任命" and g.state.sheriff != p.name:
+        super().public(g, what, p)  # the parts' (长老's 失去技能)
+        if what == "任命" and g.state.sheriff != p.name:
             return  # the badge moved on meanwhile; its new holder is asked
-        else:
+        if what in ("殉职", "任命"):
             self.ask(g, what, p)
 
     @staticmethod
@@ -799,49 +744,10 @@ class R146(Ruleset):
             g.tell("director", f"{who.name} 未在时限内发动<{pending.skill}>，视为放弃")
             after_shot(g, who)
 
+
     def has_last_words(self, g: Game, p: Player, cause: str) -> bool:
-        # 遗言: "遗言数量等于狼人的数量，靠前出局且可以留下遗言的角色会收到可以留下遗言的通知。放弃遗言不会使留遗言的权利
-        # 留给以后出局的角色。" The wolves are the line-up's 狼王 and 5 狼人: six. "红牌罚下出局的角色没有遗言权利"
-        # 神秘的UFO: "出局的玩家将没有遗言，也不占用遗言次数。"
-        return cause not in ("红牌", moons.UFO) and len(g.state.last_words) < LAST_WORDS
+        # 神秘的UFO: "出局的玩家将没有遗言，也不占用遗言次数。" (the rest is the file's last_words)
+        return cause != moons.UFO and super().has_last_words(g, p, cause)
 
-    # --- win and loss -----------------------------------------------------------------------------------
-    def check_end(self, g: Game) -> None:
-        s = g.state
-        if s.phase == "over":
-            return
-        if WOLVES in s.lost and not s.carry.get("wolves_told"):
-            # "狼人阵营优先判负后，狼人阵营失去杀人技能。此事件发生时会通知狼人阵营。"
-            s.carry["wolves_told"] = True
-            g.tell(f"team:{PACK}", "狼人阵营已被判负：狼人阵营失去<杀人>技能（不公示）。")
-            if _black(g):
-                # 寡妇刀: "情侣获得技能<杀人>（此事件发生时会通知情侣）"
-                g.tell(f"team:{COUPLE}", "狼人阵营已被判负：<寡妇刀>生效，你们获得<杀人>，从下一个夜晚起可以共同指杀一名角色。")
-        living = s.alive()
-        # 狼人阵营 胜 1: "狼人阵营存活的人数占总存活人数的一半或一半以上。" "已经被判负的阵营无法再次达到胜利条件。"
-        if WOLVES not in s.lost and living and 2 * sum(p.faction == WOLVES for p in living) >= len(living):
-            return g.win(WOLVES)
-        # "游戏状态满足某阵营失败条件之一，该阵营优先判负。" — in the post's order.
-        losses = [
-            (WOLVES, all(not s.player(n).alive for n in s.teams[PACK])),  # "狼群内的角色全部出局"
-            (VILLAGE, any(all(not p.alive for p in s.with_role(*group) if p.faction == VILLAGE) for group in (SPECIALS, COMMONS))),
-        ]
-        if _black(g):
-            losses.append((BLACK, all(not p.alive for p in s.players if p.faction == BLACK)))  # "黑情侣阵营的角色全部出局"
-        for faction, out in losses:
-            if out and faction not in s.lost:
-                g.lose(faction)  # judges the game again: a loss can leave one faction standing
-                if s.phase == "over":
-                    return
-        # "场上仅有一个阵营尚未被判负，游戏立即结束，宣布此阵营胜利。"
-        left = [f for f in self.factions(g) if f not in s.lost]
-        if len(left) == 1:
-            g.win(left[0])
 
-    def surrender_voters(self, g: Game, faction: str) -> list[str]:
-        # 投降: "狼人阵营的投降需要询问狼群中所有角色；黑情侣阵营的投降需要询问情侣，不需要单独询问同阵营的单身丘比特。"
-        if faction == WOLVES:
-            return list(g.state.teams[PACK])
-        if faction == BLACK and _black(g):
-            return list(g.state.carry["lovers"])
-        return []
+RULESET = R146

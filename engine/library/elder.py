@@ -1,0 +1,60 @@
+"""The elder (146 长老) and his <长寿之命>: "长老第一次被有效指杀时不会出局；当长老因投票、女巫<毒药>、猎人<最后一枪>、
+医生<救治>而出局后，女巫、预言家、猎人、医生、吉普赛人将失去技能。"
+
+The curse takes, from every player of the bound identities, the skills of `bound` he holds at that moment (one
+an event grants, `granted_only`, only once granted); it is undone when the elder's death turns out to have been
+a red card ("红牌罚下出局的角色……不能发动以下技能：长老<长寿之命>"). His first life is spent by the night's
+settlement (`spends_first_life`), where the post's order puts it.
+"""
+from __future__ import annotations
+
+from . import IDENTITY, Param, Part, entry
+
+LOST = "失去技能"  # what his death brings each bound player once it is public (Game.when_public)
+
+
+@entry("长老", IDENTITY, "<长寿之命>（强制）：第一次被有效指杀时不出局；因所列原因出局时，所列身份失去技能", ("长寿之命",),
+       curses=Param(None, "使所列身份失去技能的出局原因（如 投票、毒药、最后一枪、救治）", required=True, kind=list),
+       bound=Param(None, "失去技能的身份及其技能：{身份: [技能, ...]}", required=True, kind=dict),
+       granted_only=Param([], "所列技能中由事件赋予的：只在已获得时失去"),
+       director=Param("长老因{cause}出局：女巫、预言家、猎人、医生、吉普赛人失去技能", "告知导演的话"),
+       told=Param("长老出局，你失去了技能。", "出局公示后告知失去技能者的话"),
+       restored=Param("长老改为红牌罚下出局，<长寿之命>不生效：你的技能恢复。", "改为红牌出局时告知技能恢复者的话"),
+       cancelled=Param("<长寿之命>不生效：女巫、预言家、猎人、医生、吉普赛人的技能恢复", "改为红牌出局时告诉导演的话"))
+class Elder(Part):
+    def spends_first_life(self, p) -> bool:
+        """An effective attack on `p`: True where it is the elder's first, which he survives ("视为被有效指杀一次")."""
+        if p.role in self.holders and not p.marks.get("有效指杀"):
+            p.marks["有效指杀"] = 1
+            return True
+        return False
+
+    def after_death(self, g, p, cause) -> None:
+        if p.role not in self.holders or cause not in self.p["curses"]:
+            return
+        s = g.state
+        bound, granted_only = self.p["bound"], self.p["granted_only"]
+        curse = s.carry["curse"] = {}  # what it took, for a red card that turns out to have come first
+        for q in s.players:
+            curse[q.name] = [k for k in bound.get(q.role, ()) if k not in q.lost and (k not in granted_only or k in q.granted)]
+            q.lost.update(curse[q.name])
+        g.tell("director", self.p["director"].format(cause=cause))
+        for q in s.players:
+            if q.role in bound and q.alive:
+                g.when_public(LOST, q)
+
+    def public(self, g, what, p) -> None:
+        if what == LOST:
+            g.tell(f"player:{p.name}", self.p["told"])
+
+    def red_card_instead(self, g, p, cancelled) -> list[str]:
+        s = g.state
+        if p.role not in self.holders or "curse" not in s.carry:
+            return []
+        # "当长老因投票……而出局后" — he did not go out by the vote.
+        for name, taken in s.carry.pop("curse").items():
+            q = s.player(name)
+            q.lost.difference_update(taken)
+            if taken and q.alive:
+                g.tell(f"player:{name}", self.p["restored"])
+        return [self.p["cancelled"]]
