@@ -6,7 +6,7 @@ A sister whose sister cast nothing counts alone. A sister who lost the skill (14
 """
 from __future__ import annotations
 
-from ..game import ABSTAIN
+from ..words import ABSTAIN
 from . import IDENTITY, Param, Part, entry
 
 

@@ -18,7 +18,6 @@ from engine.library import IDENTITY, OFFICE, TEAM_SKILL, Param, Part, entry
 from engine.library.elder import Elder
 from engine.rulefile import FileRuleset
 from engine.ruleset import Skill
-from engine.words import ABSTAIN
 from engine.skills import living_with_role, night_target, once_tonight
 from engine.state import Pending, Player
 
