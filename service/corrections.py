@@ -32,7 +32,8 @@ from engine.events import DeadlineEnd, DeadlineStart, Feedback, GameOver, Notice
 from engine.words import LAST_WORDS, PASS
 
 from . import groups, history
-from .games import Service, ServiceError, Table, new_game
+from .errors import ServiceError
+from .games import Service, Table, new_game
 from .models import CommandRow, DeadlineRow
 from .texts import clock
 

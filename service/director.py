@@ -17,7 +17,8 @@ from rulesets import RULESETS
 from rulesets import get as get_ruleset
 
 from . import accounts, corrections, desk, groups, handling, history, moons, parse, rule_posts, simulate
-from .games import Service, ServiceError, Table
+from .errors import ServiceError
+from .games import Service, Table
 from .models import CommandRow, DeadlineRow, GameDirectorRow, GameRow, SeatRow
 from .texts import NO_DIRECTORS, brief, clock, director_status, identity_table, key_name, limit_name, until, zone
 

@@ -8,6 +8,10 @@ outbox.
 What a message needs is found without reading what piled up: the games not over are kept in memory
 (`live`: whether someone directs one is asked of every private message), each game is rebuilt on its
 own when it is first needed, and the database is asked only through indexes.
+
+`Service` is written in parts by what they do: this module (loading, the one way a game changes, what
+is sent and to whom), service/deadlines.py (time limits), service/building.py (a game set up before it
+starts); how a handling is stored is service/storing.py, what is refused and why service/errors.py.
 """
 from __future__ import annotations
 
@@ -15,69 +19,39 @@ import asyncio
 import contextvars
 import json
 import logging
-import secrets
 import weakref
-from contextvars import ContextVar
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Awaitable, Callable
 
-from tortoise.backends.base.client import TransactionalDBClient
-from tortoise.exceptions import BaseORMException, IntegrityError
+from tortoise.exceptions import BaseORMException
 from tortoise.signals import post_save
-from tortoise.transactions import _get_connection, in_transaction
 
-from engine import CloseDay, Command, Game, ResolveNight, Timeout
+from engine import CloseDay, Command, Game, ResolveNight
 from engine.commands import to_dict
 from engine.events import Announcement, DeadlineEnd, DeadlineStart, Feedback, GameOver, Notice, Outcome, TeamChange
-from engine.snapshot import changes, snapshot
-from rulesets import RULESETS
+from engine.snapshot import changes
 from rulesets import get as get_ruleset
 
 from . import groups, handling, history, rule_posts, texts
+from .building import Building
 from .config import Config
 from .dbfile import FileWatch
+from .deadlines import Deadlines
+from .errors import DatabaseLost, GameBroken, ServedElsewhere, ServiceError
 from .handling import Address
 from .leases import Leases
-from .models import CommandRow, DeadlineRow, GameDirectorRow, GameRow, OutboxRow, SeatRow, SeenMessage, TeamRow
-from .outbox import Outbox, chat_of, split_text
-from .texts import brief, clock, forum_safe
-from .writer import Job, Ref, Writer
+from .models import CommandRow, GameDirectorRow, GameRow, OutboxRow, SeatRow, TeamRow
+from .outbox import Outbox, chat_of
+from .storing import Direct, Gathered, Sink, Transaction, inside_foreign_transaction, sends, unsaved
+from .texts import clock, forum_safe
+from .writer import Writer
 
 log = logging.getLogger("banshabot.games")
 
 # the fields of a game's row a command may change: it is written only when one did
 ROW_FIELDS = ("status", "planned_close", "closed_at", "directors", "title")
 REBUILD_SLICE = 200  # commands replayed between two looks at the event loop
-
-
-class ServiceError(ValueError):
-    """A director's or player's request that cannot be done (Chinese, says what to send instead)."""
-
-
-class GameBroken(ServiceError):
-    """A game whose stored log no longer replays: every message for it is answered with why."""
-
-
-class ServedElsewhere(GameBroken):
-    """A game whose account another bot process holds (service/leases.py): it drives the game."""
-
-    def __init__(self, row: GameRow) -> None:
-        ServiceError.__init__(self, f"#{row.id} 由机器人账号 QQ {row.account} 负责：请私聊 QQ {row.account}。")
-
-
-class CannotSave(ServiceError):
-    """The database refuses to store anything (read-only, disk full): nothing was done."""
-
-    def __init__(self) -> None:
-        super().__init__("机器人暂时无法保存记录（数据库不可写入），你的消息没有执行，请稍后再发送一次。")
-
-
-class DatabaseLost(CannotSave):
-    """The database file is no longer the one the bot opened (service/dbfile.py): nothing is taken."""
-
-    def __init__(self) -> None:
-        ServiceError.__init__(self, "机器人的数据库文件出了问题，已停止接受指令：你的消息没有执行。导演已收到通知，请等他通知后再发送。")
 
 
 @dataclass
@@ -101,226 +75,6 @@ class Table:
         return next((s for s in self.seats if s.qq == qq), None)
 
 
-class Repeated(Exception):
-    """The event being handled was stored as handled already (by the bot before a restart)."""
-
-
-_rows: ContextVar[list[OutboxRow] | None] = ContextVar("banshabot_transaction_rows", default=None)
-
-
-class _Transaction:
-    """A transaction of the service (Service.transaction)."""
-
-    def __init__(self) -> None:
-        self.rows: list[OutboxRow] = []
-        self.key: str | None = None
-
-    @staticmethod
-    def open() -> bool:
-        return _rows.get() is not None
-
-    @staticmethod
-    def queued(row: OutboxRow, unit: handling.Unit) -> None:
-        """Where a row just stored waits: with its transaction, or handed over at once if stored
-        already; one stored inside a transaction this service did not open is looked up first."""
-        rows = _rows.get()
-        if rows is not None:
-            rows.append(row)
-        elif _inside_foreign_transaction():
-            unit.unsure.append(row)
-        else:
-            unit.rows.append(row)
-
-    async def __aenter__(self) -> "_Transaction":
-        self.outer = _rows.get()
-        self.token = _rows.set(self.rows)
-        self.context = in_transaction()
-        try:
-            await self.context.__aenter__()
-            unit = handling.current()
-            self.key = unit.store_key()
-            if self.key:
-                if unit.reused:
-                    await SeenMessage.filter(key=self.key).delete()
-                await SeenMessage.create(key=self.key, time=unit.time)
-        except IntegrityError as exc:
-            await self.context.__aexit__(type(exc), exc, exc.__traceback__)
-            _rows.reset(self.token)
-            raise Repeated(self.key) from exc
-        except BaseException as exc:
-            await self._failed(exc)
-            raise _unsaved(exc) from exc
-        return self
-
-    async def __aexit__(self, kind, exc, tb) -> bool:
-        _rows.reset(self.token)
-        try:
-            await self.context.__aexit__(kind, exc, tb)
-        except BaseException as failure:
-            self._lost()
-            raise _unsaved(failure) from failure
-        if kind is not None:
-            self._lost()
-            unsaved = _unsaved(exc)
-            if unsaved is not exc:
-                raise unsaved from exc
-            return False
-        if self.outer is not None:
-            self.outer.extend(self.rows)  # stored once the outer transaction is
-        else:
-            handling.current().rows.extend(self.rows)
-        return False
-
-    async def _failed(self, exc: BaseException) -> None:
-        try:
-            await self.context.__aexit__(type(exc), exc, exc.__traceback__)
-        except BaseException:
-            pass
-        _rows.reset(self.token)
-        self._lost()
-
-    def _lost(self) -> None:
-        if self.key:  # nothing stored: the event's key waits for the next change
-            handling.current().key = self.key
-
-
-def _sends(to: Address, text: str, config: Config) -> list[tuple[str, dict]]:
-    """The OneBot sends of a message to one chat: a long one in parts."""
-    kind, target = to
-    key = "user_id" if kind == "private" else "group_id"
-    parts = split_text(text, config.banshabot_message_limit, config.banshabot_message_parts)
-    return [(f"send_{kind}_msg", {key: int(target), "text": part}) for part in parts]
-
-
-class _Direct:
-    """Where a command's consequences are stored at once, through tortoise, inside the service's
-    transaction: for what needs more than the writer does (groups, the game's end, a night's start)."""
-
-    def __init__(self, service: "Service"):
-        self.service = service
-
-    async def command(self, game_id: int, seq: int, cmd: Command, source: str) -> None:
-        await CommandRow.create(game_id=game_id, seq=seq, payload=to_dict(cmd), source=source, at=self.service.now())
-
-    async def message(self, to: Address, text: str, game_id: int | None) -> OutboxRow:
-        return await self.service.queue(to, text, game_id)
-
-    async def deadline(self, values: dict, message: OutboxRow | None) -> DeadlineRow:
-        return await DeadlineRow.create(**values, waits_for=message)
-
-    async def end_deadlines(self, game_id: int, key: str) -> list[int]:
-        rows = await DeadlineRow.filter(game_id=game_id, key=key, done=False)
-        for row in rows:
-            row.done = True
-            await row.save()
-        return [row.id for row in rows]
-
-    @staticmethod
-    def then(after: Callable, *made) -> None:
-        after(*made)
-
-
-@dataclass(eq=False)
-class _Later:
-    """A row the writer is to store: its statement in the job, and the values it will have. `id`
-    orders it among the job's rows until it has its own."""
-
-    id: int
-    ref: Ref
-    model: type
-    values: dict
-
-
-class _Gathered:
-    """Where a handling's changes are gathered into one job for the writer (service/writer.py),
-    with the key of the event being handled first; `store` writes it and then makes the rows."""
-
-    def __init__(self, service: "Service"):
-        self.service = service
-        self.job = Job()
-        self.rows: list[_Later] = []
-        self.ended: list[int] = []
-        self.afters: list[tuple[Callable, tuple]] = []
-        self.made: dict[_Later, object] = {}
-        self.unit = handling.current()
-        self.key = self.unit.store_key()
-        if self.key:
-            if self.unit.reused:  # a former message's key: this one's takes its place
-                self.job.add('DELETE FROM "seen_message" WHERE "key"=?', [self.key])
-            self.job.insert(SeenMessage, {"key": self.key, "time": self.unit.time, "at": service.now()}, returns=False)
-
-    def _row(self, model: type, values: dict) -> _Later:
-        later = _Later(len(self.rows), self.job.insert(model, {k: getattr(v, "ref", v) for k, v in values.items()}),
-                       model, values)
-        self.rows.append(later)
-        return later
-
-    def action(self, action: str, params: dict, game_id: int | None, account: str | None) -> _Later:
-        return self._row(OutboxRow, dict(game_id=game_id, action=action, params=params, created_at=self.service.now(),
-                                         attempts=0, last_error="", account=account))
-
-    async def command(self, game_id: int, seq: int, cmd: Command, source: str) -> None:
-        self.job.insert(CommandRow, dict(game_id=game_id, seq=seq, payload=to_dict(cmd), source=source,
-                                         at=self.service.now()), returns=False)
-
-    async def message(self, to: Address, text: str, game_id: int | None) -> _Later:
-        account = self.service.account_for(to, game_id)
-        for action, params in _sends(to, text, self.service.config):
-            last = self.action(action, params, game_id, account)
-        return last
-
-    async def deadline(self, values: dict, message: _Later | None) -> _Later:
-        return self._row(DeadlineRow, dict(values, reminded=[], done=False, waits_for_id=message))
-
-    async def end_deadlines(self, game_id: int, key: str) -> int:
-        return self.job.update(DeadlineRow, {"done": True}, '"game_id"=? AND "key"=? AND "done"=?', [game_id, key, False],
-                               returns=True)
-
-    def then(self, after: Callable, *made) -> None:
-        self.afters.append((after, made))
-
-    async def store(self) -> None:
-        try:
-            ids = await self.service.writer.write(self.job)
-        except IntegrityError as exc:
-            if self.key:
-                raise Repeated(self.key) from exc
-            raise
-        except BaseException as exc:
-            if self.key:  # nothing was stored: the event's key waits for the next change
-                self.unit.key = self.key
-            raise _unsaved(exc) from exc
-        for later in self.rows:
-            values = {k: (self.made[v].id if isinstance(v, _Later) else v) for k, v in later.values.items()}
-            self.made[later] = later.model.construct(_saved_in_db=True, id=ids[later.ref.index][0], **values)
-        self.unit.rows.extend(row for row in self.made.values() if isinstance(row, OutboxRow))
-        for after, made in self.afters:
-            after(*(self.made[m] if isinstance(m, _Later) else ids[m] if isinstance(m, int) else m for m in made))
-
-
-_Sink = _Direct | _Gathered
-
-
-def _inside_foreign_transaction() -> bool:
-    try:
-        connection = _get_connection(None)
-    except Exception:
-        return False
-    return isinstance(connection, TransactionalDBClient) and not connection._finalized
-
-
-# how SQLite and PostgreSQL say they cannot store anything now (read-only, disk full, I/O)
-REFUSING = ("readonly", "read-only", "read only", "disk", "full", "i/o", "no space", "locked", "unable to open")
-
-
-def _unsaved(exc: BaseException) -> BaseException:
-    """A database that refuses writes becomes CannotSave; anything else stays what it is."""
-    if isinstance(exc, BaseORMException) and not isinstance(exc, IntegrityError):
-        if any(word in str(exc).lower() for word in REFUSING):
-            return CannotSave()
-    return exc
-
-
 def _written(row: GameRow) -> tuple:
     return tuple(repr(getattr(row, name)) for name in ROW_FIELDS)
 
@@ -335,7 +89,7 @@ class Scheduler:
         raise NotImplementedError
 
 
-class Service:
+class Service(Deadlines, Building):
     def __init__(self, config: Config, scheduler: Scheduler, now: Callable[[], datetime], superusers: set[str]):
         self.config = config
         self.scheduler = scheduler
@@ -546,10 +300,10 @@ class Service:
             self._plays(seat.qq, seat.game_id)
 
     # --- storing ----------------------------------------------------------------------------------------
-    def transaction(self) -> "_Transaction":
+    def transaction(self) -> "Transaction":
         """One transaction of this service: it stores the key of the event being handled with the
         first change the handling makes, and hands what it queued to the outbox only once stored."""
-        return _Transaction()
+        return Transaction()
 
     # --- the one way a game changes ------------------------------------------------------------------
     async def submit(self, t: Table, cmd: Command, source: str, reply: Address | None = None, seen: str | None = None,
@@ -576,12 +330,12 @@ class Service:
                 try:
                     if self._simple(t, outcome, before):
                         # most commands: stored with whatever else is stored at this moment
-                        sink = _Gathered(self)
+                        sink = Gathered(self)
                         await self._store(t, cmd, source, outcome, before, reply, notes, sink)
                         await sink.store()
                     else:  # groups, the game's end, a new night's limits: through tortoise
                         async with self.transaction():
-                            await self._store(t, cmd, source, outcome, before, reply, notes, _Direct(self))
+                            await self._store(t, cmd, source, outcome, before, reply, notes, Direct(self))
                 except BaseException:
                     if outcome.ok:
                         self.tables.pop(t.row.id, None)  # the game object moved but nothing was stored: rebuild
@@ -632,7 +386,7 @@ class Service:
                 and getattr(t.row, "_written", None) == _written(t.row))
 
     async def _store(self, t: Table, cmd: Command, source: str, outcome: Outcome, before: str, reply: Address | None,
-                     notes: list[tuple[Address, str]], sink: "_Sink") -> None:
+                     notes: list[tuple[Address, str]], sink: "Sink") -> None:
         if outcome.ok:
             await sink.command(t.row.id, t.next_seq, cmd, source)
             told: dict[Address, object] = {}  # the last message to each address
@@ -681,7 +435,7 @@ class Service:
             await self.queue(("private", qq), text)
         await self.delivered()
 
-    async def tell_directors(self, t: Table, text: str, sink: "_Sink | None" = None) -> None:
+    async def tell_directors(self, t: Table, text: str, sink: "Sink | None" = None) -> None:
         for to in await self.addresses(t, "director"):
             if sink is None:
                 await self.queue(to, text, t.row.id)
@@ -691,7 +445,7 @@ class Service:
     async def queue(self, to: Address, text: str, game_id: int | None = None, account: str | None = None) -> OutboxRow:
         """A message to one player, director or group, sent as plain text (a long one in parts:
         returns the last), through `account` (by default: account_for)."""
-        return await self._actions(_sends(to, text, self.config), game_id, account or self.account_for(to, game_id))
+        return await self._actions(sends(to, text, self.config), game_id, account or self.account_for(to, game_id))
 
     async def act(self, action: str, params: dict, game_id: int | None = None) -> OutboxRow:
         """Any other OneBot action (rename a group, remove a member...), queued like a message."""
@@ -716,15 +470,15 @@ class Service:
         """Store OneBot actions: inside the service's transaction through tortoise; else together (all
         a message's parts or none), with the key of the event being handled, through the writer."""
         unit = handling.current()
-        if _Transaction.open() or _inside_foreign_transaction():
+        if Transaction.open() or inside_foreign_transaction():
             try:
                 for action, params in actions:
                     row = await OutboxRow.create(game_id=game_id, action=action, params=params, account=account)
-                    _Transaction.queued(row, unit)
+                    Transaction.queued(row, unit)
             except BaseORMException as exc:
-                raise _unsaved(exc) from exc
+                raise unsaved(exc) from exc
             return row
-        sink = _Gathered(self)
+        sink = Gathered(self)
         last = None
         for action, params in actions:
             last = sink.action(action, params, game_id, account)
@@ -792,10 +546,10 @@ class Service:
         return [("private", qq) for qq in t.row.directors]
 
     async def _consequences(self, t: Table, outcome: Outcome, phase_before: str, told: dict[Address, object],
-                            sink: "_Sink | None" = None, sender: Address | None = None) -> None:
+                            sink: "Sink | None" = None, sender: Address | None = None) -> None:
         """What a command's events cause, stored through `sink` (by default at once through
         tortoise: the caller holds a transaction). `sender`: where the command came from."""
-        sink = sink or _Direct(self)
+        sink = sink or Direct(self)
         morning = any(isinstance(e, Announcement) for e in outcome.events)
         post: list[str] = []  # the 开门 post, gathered into one message the director pastes as it is
         started: list[str] = []  # the time limits begun, told the directors in one message
@@ -846,194 +600,6 @@ class Service:
         if getattr(row, "_written", None) != _written(row):
             await row.save()
 
-    # --- time limits ---------------------------------------------------------------------------------
-    def _minutes(self, n: int) -> timedelta:
-        return timedelta(seconds=n * self.config.banshabot_minute_seconds)
-
-    def _due(self, t: Table, anchor: str, minutes: int) -> datetime | None:
-        if anchor in ("now", "opened"):  # "opened": started by the 开门 itself ("开门以后一个小时")
-            return self.now() + self._minutes(minutes)
-        if anchor == "close":
-            base = t.row.closed_at if t.game.phase == "night" else t.row.planned_close
-            return base + self._minutes(minutes) if base else None
-        if anchor == "clock":  # a time of day in the forum's time zone ("夜晚十点前"): its next occurrence
-            local = self.now().astimezone(texts.zone())
-            at = local.replace(hour=minutes // 60, minute=minutes % 60, second=0, microsecond=0)
-            return at if at > local else at + timedelta(days=1)
-        return None  # "open": the engine ends it itself at the next 开门
-
-    async def _start_deadline(self, t: Table, event: DeadlineStart, told: dict[Address, object], sink: "_Sink",
-                              started: list[str]) -> None:
-        due = self._due(t, event.anchor, event.minutes)
-        message = None
-        if event.anchor == "now":
-            # "收到反馈后半小时": it counts from the moment the player has the message that tells him of
-            # it, the last one this command queued for him, which OneBot may deliver much later (with
-            # none queued, from now)
-            queued = [told[to] for to in (("private", t.seat_of(name).qq) for name in event.who) if to in told]
-            message = max(queued, key=lambda m: m.id, default=None)
-        row = await sink.deadline(dict(game_id=t.row.id, key=event.key, what=event.what, who=list(event.who),
-                                       anchor=event.anchor, minutes=event.minutes, due_at=due), message)
-        sink.then(self._started, row, message)
-        if due and event.who and message is None:
-            started.append(_limit_started(event.who, event.what, due))
-
-    def _started(self, row: DeadlineRow, message: OutboxRow | None) -> None:
-        """A time limit stored: the delivery it waits for is watched, and it is scheduled (one waiting
-        for its message at the soonest it can pass; it cannot pass before the message is delivered,
-        and the delivery starts it again: message_sent)."""
-        if message is not None:
-            self.waited.add(message.id)
-        if row.due_at:
-            self._schedule(row)
-
-    async def _tell_started(self, t: Table, who, what: str, due: datetime) -> None:
-        await self.tell_directors(t, "时限开始：" + _limit_started(who, what, due))
-
-    async def message_sent(self, message: OutboxRow) -> None:
-        """The outbox delivered `message`: a time limit counted from it starts now (called by the outbox)."""
-        if message.id not in self.waited:  # most messages start nothing: no need to ask the database
-            return
-        self.waited.discard(message.id)
-        for row in await DeadlineRow.filter(waits_for_id=message.id, done=False):
-            await self._count_from_delivery(row, message.sent_at)
-
-    async def _count_from_delivery(self, row: DeadlineRow, delivered: datetime) -> None:
-        t = await self.table(row.game_id)
-        async with t.lock:  # not while a command of the game ends it
-            await row.refresh_from_db()
-            if row.done or row.waits_for_id is None:
-                return
-            row.waits_for_id = None
-            row.due_at = delivered + self._minutes(row.minutes)
-            row.done = t.game.phase == "over"
-            await row.save()
-            self._unschedule(row)
-            if row.done:
-                return
-            self._schedule(row)
-            if row.who:
-                await self._tell_started(t, row.who, row.what, row.due_at)
-
-    async def _waiting(self, row: DeadlineRow) -> bool:
-        """The limit still waits for the delivery of the message that tells its player about it."""
-        return row.waits_for_id is not None and await OutboxRow.filter(id=row.waits_for_id, sent_at=None).exists()
-
-    async def _fill_close_anchors(self, t: Table) -> None:
-        """关门 happened: limits counted from it, started during the day, now get their time."""
-        for row in await DeadlineRow.filter(game_id=t.row.id, done=False, anchor="close", due_at=None):
-            if row.minutes < 0:
-                # "关门前1小时公示…": with no closing time announced, that moment was never known
-                row.done = True
-                await row.save()
-                await self.tell_directors(t, f"未设定关门时间，<{row.what}>未能按时进行，请导演处理")
-                continue
-            row.due_at = t.row.closed_at + self._minutes(row.minutes)
-            await row.save()
-            self._schedule(row)
-
-    def _schedule(self, row: DeadlineRow, late: bool = False) -> None:
-        """`late`: at start-up, a reminder whose time came while the bot was down goes out now, if the
-        limit is still ahead (the last one due, saying how long is really left)."""
-        self.scheduler.at(f"deadline:{row.id}", row.due_at, lambda: self.deadline_passed(row.id))
-        if not row.who:
-            return
-        now = self.now()
-        missed = []
-        for before in self.config.banshabot_remind_before:
-            when = row.due_at - self._minutes(before)
-            if before in row.reminded:
-                continue
-            if when > now:
-                self.scheduler.at(f"remind:{row.id}:{before}", when, lambda b=before: self.remind(row.id, b))
-            else:
-                missed.append(before)
-        if late and missed and row.due_at > now and row.waits_for_id is None:
-            last = min(missed)
-            self.scheduler.at(f"remind:{row.id}:{last}", now, lambda: self.remind(row.id, last, missed))
-
-    def _unschedule(self, row: DeadlineRow) -> None:
-        self._unschedule_all([row.id])
-
-    def _unschedule_all(self, row_ids: list[int]) -> None:
-        for row_id in row_ids:
-            self.scheduler.cancel(f"deadline:{row_id}")
-            for before in self.config.banshabot_remind_before:
-                self.scheduler.cancel(f"remind:{row_id}:{before}")
-
-    async def restore_deadlines(self, games: list[int] | None = None) -> None:
-        """At start-up (or when this process takes an account over: of its `games`): every open time
-        limit is scheduled again; one that passed fires at once.
-
-        One whose message was delivered just before the bot stopped, before the limit could start,
-        counts from that delivery."""
-        rows = DeadlineRow.filter(done=False).exclude(due_at=None).exclude(game_id__in=list(self.broken))
-        for row in await (rows if games is None else rows.filter(game_id__in=games)):
-            message = await OutboxRow.get_or_none(id=row.waits_for_id) if row.waits_for_id else None
-            if message is not None and message.sent_at is not None:
-                await self._count_from_delivery(row, message.sent_at)
-            else:
-                if message is not None:
-                    self.waited.add(message.id)
-                self._schedule(row, late=True)
-        await self.delivered()
-
-    async def deadline_passed(self, row_id: int) -> None:
-        if self.lost:  # stored now, it would vanish at the next start: the limit waits for it
-            return
-        row = await DeadlineRow.get_or_none(id=row_id)
-        if row is None or row.done or await self._waiting(row):  # the delivery will schedule it again
-            return
-        try:
-            t = await self.table(row.game_id)
-        except ServedElsewhere:  # the process that holds its account now runs it
-            return
-        if t.game.phase == "over":
-            row.done = True
-            await row.save()
-            return
-        notes = []
-        if row.who:  # a player's limit (a publication's own message tells the director enough)
-            notes = [(to, f"时限已到：{'、'.join(row.who)}<{row.what}>，按规则处理") for to in await self.addresses(t, "director")]
-            notes += [(("private", t.seat_of(name).qq), f"<{row.what}>的时限已到，已按规则处理。") for name in row.who]
-        await self.submit(t, Timeout(row.key), source="deadline", notes=notes)
-        row.done = True
-        await row.save()
-
-    async def remind(self, row_id: int, before: int, missed: list[int] = ()) -> None:
-        """Remind the players of a limit `before` minutes ahead (`missed`: the reminders a restart
-        made late, all sent as this one)."""
-        if self.lost:  # the database is no longer the one opened: nothing more is sent
-            return
-        row = await DeadlineRow.get_or_none(id=row_id)
-        if row is None or row.done or before in row.reminded or await self._waiting(row):
-            return
-        left = (row.due_at - self.now()).total_seconds() / self._minutes(1).total_seconds()
-        if left <= 0:
-            return
-        try:
-            t = await self.table(row.game_id)
-        except ServedElsewhere:
-            return
-        shown = before if left > before - 0.5 else max(1, round(left))
-        async with self.transaction():
-            row.reminded = [*row.reminded, *dict.fromkeys([before, *missed])]
-            await row.save()
-            for name in row.who:
-                await self.queue(("private", t.seat_of(name).qq), f"提醒：<{row.what}>还有{shown}分钟截止（{clock(row.due_at)}）。", t.row.id)
-        await self.delivered()
-
-    async def open_deadlines(self, t: Table) -> list[DeadlineRow]:
-        """The game's open time limits (every 帮助 shows them): read from the SQLite file directly where
-        the bot reads it so (`handling.Seen.read_from`), not through the database's thread, behind
-        whatever it is writing."""
-        # "+": by the game's own index, not by the index of every game's open limits, which SQLite would
-        # otherwise pick and which grows with the games running
-        rows = self.seen.read('SELECT * FROM "deadline" WHERE "game_id"=? AND +"done"=0 ORDER BY "id"', (t.row.id,))
-        if rows is None:
-            return await DeadlineRow.filter(game_id=t.row.id, done=False).order_by("id")
-        return [DeadlineRow._init_from_db(**row) for row in rows]
-
     # --- team groups -----------------------------------------------------------------------------------
     async def team_changed(self, t: Table, team: str, members: list[str]) -> None:
         await groups.assign_team(self, t, team, members)
@@ -1053,93 +619,6 @@ class Service:
         for part in await history.treehole(t):  # the whole log, ready to post
             await self.tell_directors(t, part)
         await groups.release(self, t)
-
-    # --- building a game ---------------------------------------------------------------------------------
-    async def create(self, director: str, ruleset_id: str, title: str) -> GameRow:
-        rules = await rule_posts.find(ruleset_id)
-        if rules is None:
-            raise ServiceError(f"没有规则“{ruleset_id}”。可用：{'、'.join(RULESETS)}")
-        async with self.transaction():
-            row = await GameRow.create(ruleset=rules.id, title=title or rules.title, seed=secrets.randbits(31),
-                                       salt=secrets.token_hex(16),
-                                       directors=[director], account=handling.current().account)
-        self.live[row.id] = row
-        return row
-
-    async def set_roster(self, t: Table, lines: list[tuple[str, str]]) -> None:
-        rules = get_ruleset(t.row.ruleset)
-        if t.row.status != "roster":
-            raise ServiceError("游戏已经开始，不能再改名单；换人请用“替补”")
-        if len(lines) != rules.size:
-            raise ServiceError(f"{rules.id} 需要 {rules.size} 名玩家，名单里有 {len(lines)} 名")
-        names = [n for n, _ in lines]
-        qqs = [q for _, q in lines]
-        for name, qq in lines:
-            if name.isdigit():
-                raise ServiceError(f"角色名“{name}”不能是纯数字（数字表示座位号）")
-            if not qq.isdigit():
-                raise ServiceError(f"“{name}”后面的QQ号“{qq}”不是数字")
-        for values, word in ((names, "角色名"), (qqs, "QQ号")):
-            twice = sorted({v for v in values if values.count(v) > 1})
-            if twice:
-                raise ServiceError(f"{word}重复：{'、'.join(twice)}")
-        async with self.transaction():
-            await SeatRow.filter(game_id=t.row.id).delete()
-            t.seats = [await SeatRow.create(game_id=t.row.id, seat=i, name=n, qq=q) for i, (n, q) in enumerate(lines, 1)]
-
-    async def assign(self, t: Table, fixed: list[tuple[str, str]] | None) -> None:
-        from engine import LineupError, check, deal
-
-        rules = get_ruleset(t.row.ruleset)
-        if t.row.status != "roster" or not t.seats:
-            raise ServiceError("请先发送名单；游戏开始后不能再分配身份")
-        names = [s.name for s in t.seats]
-        try:
-            if fixed is None:
-                players = deal(rules, names, t.row.seed)
-            else:
-                given = dict(fixed)
-                unknown = sorted(set(given) - set(names))
-                if unknown or len(given) != len(names):
-                    raise ServiceError("固定分配须为名单里每个角色各写一行“角色名 身份”" + (f"；不在名单里：{'、'.join(unknown)}" if unknown else ""))
-                players = [(n, given[n]) for n in names]
-                check(rules, players)
-        except LineupError as exc:
-            raise ServiceError(str(exc)) from exc
-        # stored first, all together, then in memory: a failure half-way leaves both as they were
-        async with self.transaction():
-            for seat, (_, role) in zip(t.seats, players):
-                await SeatRow.filter(id=seat.id).update(role=role)
-        for seat, (_, role) in zip(t.seats, players):
-            seat.role = role
-
-    async def start(self, t: Table, notes: list[tuple[Address, str]] = ()) -> None:
-        """`notes`: messages stored with the start, after the briefs (the director's reply)."""
-        rules = get_ruleset(t.row.ruleset)
-        if t.row.status != "roster":
-            raise ServiceError("游戏已经开始")
-        if not t.seats or any(s.role is None for s in t.seats):
-            raise ServiceError("请先分配身份（“分配 随机”或“分配 固定”）")
-        players = [(s.name, s.role) for s in t.seats]
-        t.game = Game(rules, players, seed=t.row.seed)
-        async with self.transaction():
-            t.row.rules = snapshot(rules, t.game.state.options)  # what it is replayed by, whatever the code becomes
-            t.row.status = "running"
-            t.row.salt = t.row.salt or secrets.token_hex(16)  # a game created before deals were hashed
-            await t.row.save()
-            for seat in t.seats:
-                self._plays(seat.qq, t.row.id)
-            for seat in t.seats:
-                await self.queue(("private", seat.qq), brief(rules, t.game, seat.name), t.row.id)
-            await self.tell_directors(t, history.deal_promise(t))
-            # where a start choice can still reshape the teams (146's lovers), the groups wait for the
-            # ruleset's TeamChange at the first phase, so nobody is shown a team he is about to leave
-            if rules.teams_known_when_dealt:
-                for team, members in t.game.state.teams.items():
-                    await groups.assign_team(self, t, team, members)
-            for to, text in notes:
-                await self.queue(to, text, t.row.id)
-        await self.delivered()
 
 
 def new_game(row: GameRow, seats: list[SeatRow]) -> Game:
@@ -1182,7 +661,3 @@ def discuz_post(parts: list[str]) -> str:
         head, _, rest = forum_safe(part).partition("\n")
         out.append(f"[b]{head}[/b]" + (f"\n{rest}" if rest else ""))
     return "\n\n".join(out)
-
-
-def _limit_started(who, what: str, due: datetime) -> str:
-    return f"{'、'.join(who)}<{what}>，截止 {clock(due)}"

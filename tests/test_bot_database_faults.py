@@ -17,7 +17,7 @@ from nonebug import App
 from tortoise import Tortoise
 
 from bot_helpers import DIRECTOR, PLAYERS, QQ, chat, connect, drain, night_one, private, running_game, says, says_with
-from service.games import CannotSave
+from service.errors import CannotSave
 from service.models import CommandRow, OutboxRow
 
 pytestmark = pytest.mark.usefixtures("clean")

@@ -22,7 +22,8 @@ from rulesets.r146 import moons
 from service import corrections
 from service import moons as moon_commands
 from service.db import tortoise_config
-from service.games import GameBroken, Service
+from service.errors import GameBroken
+from service.games import Service
 from service.models import GameRow
 from test_bot_146 import PLAYERS
 from test_storage import DIRECTOR, OneBot, database, running  # noqa: F401 (the fixture)

@@ -19,7 +19,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from service import desk, desk_view, reveal_page
-from service.games import CannotSave, GameBroken, Repeated, ServiceError
+from service.errors import CannotSave, GameBroken, Repeated, ServiceError
 from service.handling import event_key
 from service.parse import DIRECTOR_LIMIT
 

@@ -17,7 +17,7 @@ from nonebot.adapters.onebot.v11 import Bot, Event, GroupMessageEvent, Message, 
 from tortoise.exceptions import BaseORMException
 
 from engine.typed import quoted
-from service.games import ServedElsewhere
+from service.errors import ServedElsewhere
 from service.texts import TROUBLE
 
 from .runtime import service

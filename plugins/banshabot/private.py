@@ -16,7 +16,7 @@ from nonebot.matcher import current_matcher
 from service import director as directing
 from service import groups
 from service import player as playing
-from service.games import ServedElsewhere
+from service.errors import ServedElsewhere
 from service.handling import message_key
 
 from . import rule_posts

@@ -22,7 +22,8 @@ from service import handling  # noqa: E402
 from service.config import Config  # noqa: E402
 from service.dbfile import FileWatch  # noqa: E402
 from service.db import DEFAULT_URL, DatabaseUnusable, close_database, open_database, quick_check, sqlite_path  # noqa: E402
-from service.games import CannotSave, GameBroken, Repeated, Scheduler, Service  # noqa: E402
+from service.errors import CannotSave, GameBroken, Repeated  # noqa: E402
+from service.games import Scheduler, Service  # noqa: E402
 from service.chat_history import History  # noqa: E402
 from service.outbox import Refused, Unreachable  # noqa: E402
 
