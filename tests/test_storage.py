@@ -12,6 +12,7 @@ table upgraded with its games' directors.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import time
 from contextlib import asynccontextmanager
 from datetime import datetime, timedelta, timezone
@@ -389,3 +390,64 @@ async def test_help_reads_the_open_time_limits_from_the_file_as_stored(database)
         assert [(d.id, d.key, d.due_at, d.who, d.done) for d in direct] == [
             (d.id, d.key, d.due_at, d.who, d.done) for d in await DeadlineRow.filter(game_id=game, done=False).order_by("id")]
         assert player.help_text(t, "西瓜", direct) == through_tortoise and "截止 " in through_tortoise
+
+
+async def test_jobs_written_together_keep_their_own_outcomes_and_ids(database):
+    """Jobs written at the same moment go in one transaction: each gets the ids of its own rows (rows
+    of one statement, sent together, in their order), and one that fails (its event's key stored
+    already) is undone alone while the others are stored."""
+    from tortoise.exceptions import IntegrityError
+
+    from service.writer import Job, Writer
+
+    writer = Writer(contextvars.copy_context)
+    now = datetime.now(timezone.utc)
+
+    def job(key: str, texts: list[str]) -> Job:
+        j = Job()
+        j.insert(SeenMessage, {"key": key, "time": 1, "at": now}, returns=False)
+        for text in texts:
+            j.insert(OutboxRow, {"game_id": None, "action": "send_private_msg", "params": {"user_id": 1, "message": text},
+                                 "created_at": now, "attempts": 0, "last_error": "", "account": None})
+        return j
+
+    try:
+        first = await writer.write(job("a", ["一"]))
+        outcomes = await asyncio.gather(writer.write(job("b", ["二", "三", "四"])), writer.write(job("a", ["重复"])),
+                                        writer.write(job("c", ["五"])), return_exceptions=True)
+    finally:
+        writer.close()
+    assert isinstance(outcomes[1], IntegrityError)
+    stored = {row.id: row.params["message"] for row in await OutboxRow.all()}
+    assert sorted(stored.values()) == sorted(["一", "二", "三", "四", "五"])
+    assert [stored[ids[0]] for ids in outcomes[0][1:]] == ["二", "三", "四"]
+    assert [stored[ids[0]] for ids in first[1:] + outcomes[2][1:]] == ["一", "五"]
+    assert sorted(await SeenMessage.all().values_list("key", flat=True)) == ["a", "b", "c"]
+
+
+async def test_a_write_waits_while_another_process_holds_the_file(database):
+    """The writer writes a SQLite file on a connection of its own that never waits for a lock: where
+    something else holds the file's write lock, the job is stored once it is let go, not refused."""
+    path = sqlite_path(database)
+    if path is None:
+        pytest.skip("only a SQLite file is written on the writer's own connection")
+    import sqlite3
+
+    from service.writer import Job, Writer
+
+    writer = Writer(contextvars.copy_context)
+    job = Job()
+    job.insert(SeenMessage, {"key": "held", "time": 1, "at": datetime.now(timezone.utc)}, returns=False)
+    other = sqlite3.connect(path, isolation_level=None)
+    try:
+        other.execute("BEGIN IMMEDIATE")
+        writing = asyncio.ensure_future(writer.write(job))
+        await asyncio.sleep(0.3)
+        assert not writing.done()
+        other.execute("COMMIT")
+        await asyncio.wait_for(writing, 10)
+        assert writer.own is not None  # the file is the writer's own connection's, when free
+    finally:
+        other.close()
+        writer.close()
+    assert await SeenMessage.filter(key="held").exists()
