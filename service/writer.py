@@ -89,19 +89,27 @@ class Writer:
         self.task: asyncio.Task | None = None
         self.context = context  # where its task runs (a copy of the context the database was opened in)
         self.own: _OwnFile | None = None  # its connection to tortoise's SQLite file
+        # called as each batch begins, to submit what would rather go with others than alone (marks)
+        self.joining: list[Callable[[], None]] = []
 
     async def write(self, job: Job) -> list[list[int]]:
         """Store `job` (with whatever else is waiting); the ids each statement returned. Raises
         what its statements raised (tortoise's IntegrityError, OperationalError)."""
+        return await self.submit(job)
+
+    def submit(self, job: Job) -> asyncio.Future:
+        """`job` goes in the next batch; the future is `write`'s outcome."""
         future = asyncio.get_running_loop().create_future()
         self.waiting.append((job, future))
         if self.task is None or self.task.done():
             self.task = asyncio.create_task(self._drain(), context=self.context())
-        return await future
+        return future
 
     async def _drain(self) -> None:
         # what comes while a batch is written waits for it and goes in the next one together
         while self.waiting:
+            for join in self.joining:  # what waits for company goes with this batch
+                join()
             batch, self.waiting = self.waiting, []
             try:
                 outcomes = await self._batch([job for job, _ in batch])
@@ -198,18 +206,29 @@ class _OwnFile:
 
 
 def _sqlite_batch(db: sqlite3.Connection, jobs: list[Job]) -> list:
-    """In the database's thread: one transaction, a savepoint for each job."""
-    outcomes: list = []
+    """One transaction, and a savepoint for each job only once one of them failed (as on PostgreSQL,
+    `_pooled_batch`): then the batch is undone and written again, each job in a savepoint of its own."""
+    def execute(sql: str, params: list) -> list:
+        return db.execute(sql, params).fetchall()
+
     db.execute("BEGIN IMMEDIATE")
     try:
-        for job in jobs:
-            db.execute("SAVEPOINT job")
-            try:
-                outcomes.append(_run(job, lambda sql, params: db.execute(sql, params).fetchall()))
-            except sqlite3.Error as exc:
-                db.execute("ROLLBACK TO job")
-                outcomes.append(exc)
-            db.execute("RELEASE job")
+        try:
+            outcomes = [_run(job, execute) for job in jobs]
+        except sqlite3.Error as exc:
+            db.execute("ROLLBACK")
+            if len(jobs) == 1:
+                return [exc]
+            db.execute("BEGIN IMMEDIATE")
+            outcomes = []
+            for job in jobs:
+                db.execute("SAVEPOINT job")
+                try:
+                    outcomes.append(_run(job, execute))
+                except sqlite3.Error as failed:
+                    db.execute("ROLLBACK TO job")
+                    outcomes.append(failed)
+                db.execute("RELEASE job")
         db.execute("COMMIT")
     except BaseException:
         if db.in_transaction:

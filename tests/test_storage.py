@@ -27,7 +27,7 @@ from engine import Act, CloseDay
 from service import director, handling
 from service.config import Config
 from service.db import sqlite_path, tortoise_config
-from service.games import Service
+from service.games import OpenLimit, Service
 from service.models import CommandRow, DeadlineRow, GameDirectorRow, GameRow, OutboxRow, SeenMessage
 from service.chat_history import History
 from service.outbox import Refused
@@ -382,13 +382,15 @@ async def test_help_reads_the_open_time_limits_from_the_file_as_stored(database)
         game = await started_game(service)
         t = await service.table(game)
         through_tortoise = player.help_text(t, "西瓜", await DeadlineRow.filter(game_id=game, done=False).order_by("id"))
+        through_service = await service.open_deadlines(t)
         service.seen.read_from(path)
         try:
             direct = await service.open_deadlines(t)
         finally:
             service.seen.read_from(None)
-        assert [(d.id, d.key, d.due_at, d.who, d.done) for d in direct] == [
-            (d.id, d.key, d.due_at, d.who, d.done) for d in await DeadlineRow.filter(game_id=game, done=False).order_by("id")]
+        stored = [tuple(getattr(d, name) for name in OpenLimit._fields)
+                  for d in await DeadlineRow.filter(game_id=game, done=False).order_by("id")]
+        assert [tuple(d) for d in direct] == [tuple(d) for d in through_service] == stored
         assert player.help_text(t, "西瓜", direct) == through_tortoise and "截止 " in through_tortoise
 
 
@@ -451,3 +453,36 @@ async def test_a_write_waits_while_another_process_holds_the_file(database):
         other.close()
         writer.close()
     assert await SeenMessage.filter(key="held").exists()
+
+
+async def test_a_delivery_mark_goes_with_the_next_write_rather_than_alone(database, monkeypatch):
+    """A send's mark waits a moment for company (`Marks.GATHER`): the next batch the writer begins,
+    a message being handled, takes it along, and it is stored with that."""
+    from service.outbox import Marks, Outbox
+    from service.writer import Job, Writer
+
+    monkeypatch.setattr(Marks, "GATHER", 30.0)  # alone, it would wait half a minute
+    writer = Writer(contextvars.copy_context)
+    outbox = Outbox(lambda: datetime.now(timezone.utc), writer)
+    now = datetime.now(timezone.utc)
+    queued = Job()
+    queued.insert(OutboxRow, {"game_id": None, "action": "send_private_msg", "params": {"user_id": 1, "message": "一"},
+                              "created_at": now, "attempts": 0, "last_error": "", "account": None})
+    try:
+        row_id = (await writer.write(queued))[0][0]
+
+        async def call(action: str, params: dict) -> dict:
+            return {"message_id": 5}
+
+        outbox.connect(call)
+        await outbox.send([await OutboxRow.get(id=row_id)])
+        assert await OutboxRow.filter(id=row_id, sent_at=None).exists()  # sent; its mark waits for company
+        handled = Job()
+        handled.insert(SeenMessage, {"key": "next", "time": 1, "at": now}, returns=False)
+        await writer.write(handled)
+        stored = await OutboxRow.get(id=row_id)
+        assert stored.sent_at is not None and stored.message_id == "5"
+        await asyncio.wait_for(outbox.marks.drain(), 1)
+    finally:
+        outbox.forget()
+        writer.close()
