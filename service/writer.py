@@ -299,6 +299,15 @@ def _resolved(params: list, ids: list[list[int]]) -> list:
     return [ids[p.index][0] if isinstance(p, Ref) else p for p in params]
 
 
+async def read(sql: str, params: list) -> list:
+    """The rows of a statement ("?" placeholders) through tortoise's connection as written, without
+    building a query: on PostgreSQL, where every message looks its key up so, tortoise's query building
+    costs more than the round trip."""
+    connection = _get_connection(None)
+    postgres = connection.capabilities.dialect == "postgres"
+    return list((await connection.execute_query(_numbered(sql) if postgres else sql, params))[1])
+
+
 def _numbered(sql: str) -> str:
     """"?" placeholders as PostgreSQL's $1, $2..."""
     parts = sql.split("?")

@@ -486,3 +486,28 @@ async def test_a_delivery_mark_goes_with_the_next_write_rather_than_alone(databa
     finally:
         outbox.forget()
         writer.close()
+
+
+async def test_a_postgresql_session_given_back_to_the_pool_is_kept_as_it_is(database):
+    """asyncpg's pool would reset every connection given back to it, a round trip to the server after
+    each query: the bot leaves nothing in a session to reset, so its pool keeps the session as it is
+    (a setting made outside a transaction stays), and still rolls an open transaction back."""
+    from tortoise import Tortoise
+
+    connection = Tortoise.get_connection("default")
+    if connection.capabilities.dialect != "postgres":
+        pytest.skip("a pool of connections is PostgreSQL's")
+    pool = connection._pool
+    async with pool.acquire() as db:
+        await db.execute("SET application_name = 'kept'")
+        await db.execute("BEGIN")
+        await db.execute("INSERT INTO seen_message (key, time, at) VALUES ('left open', 1, now())")
+        ident = await db.fetchval("SELECT pg_backend_pid()")
+    for _ in range(pool.get_size()):  # the same connection, wherever the pool has put it
+        async with pool.acquire() as db:
+            if await db.fetchval("SELECT pg_backend_pid()") == ident:
+                assert await db.fetchval("SHOW application_name") == "kept"
+                break
+    else:
+        pytest.fail("the connection given back was not kept in the pool")
+    assert not await SeenMessage.filter(key="left open").exists()
