@@ -245,7 +245,7 @@ async def _pooled_batch(connection, jobs: list[Job]) -> list:
     async with connection.acquire_connection() as db:
         try:
             async with db.transaction():
-                return [await _pooled_job(db, job) for job in jobs]
+                return await _pooled_jobs(db, jobs)
         except Exception as exc:
             if len(jobs) == 1:
                 return [exc]
@@ -258,6 +258,62 @@ async def _pooled_batch(connection, jobs: list[Job]) -> list:
                 except Exception as exc:
                     outcomes.append(exc)
         return outcomes
+
+
+async def _pooled_jobs(db, jobs: list[Job]) -> list[list[list[int]]]:
+    """Jobs in a row made alike of new rows (messages of one kind being handled together) go
+    statement by statement, each statement for all of them in one round trip to the server: a
+    batch's round trips do not grow with its jobs, and each waits its turn on a busy machine."""
+    outcomes: list[list[list[int]]] = []
+    start = 0
+    while start < len(jobs):
+        shape = _shape(jobs[start])
+        end = start + 1
+        while shape is not None and end < len(jobs) and _shape(jobs[end]) == shape:
+            end += 1
+        if end == start + 1:
+            outcomes.append(await _pooled_job(db, jobs[start]))
+        else:
+            outcomes.extend(await _pooled_alike(db, jobs[start:end], shape))
+        start = end
+    return outcomes
+
+
+def _shape(job: Job) -> tuple[tuple[str, int], ...] | None:
+    """A job of INSERTs of one row each, as its runs of the same statement (the statement, how many),
+    where each table has one run only and no row refers to another of its own run; None for any other
+    job. Alike jobs' rows written run by run keep their order within each table: each table's ids
+    come in the order of the jobs, as one after another would give them."""
+    runs: list[list] = []
+    for index, statement in enumerate(job.statements):
+        if not statement.one_row:
+            return None
+        if runs and runs[-1][0] == statement.sql:
+            if any(isinstance(p, Ref) and p.index >= index - runs[-1][1] for p in statement.params):
+                return None
+            runs[-1][1] += 1
+        else:
+            runs.append([statement.sql, 1])
+    tables = [sql.split('"', 2)[1] for sql, _ in runs]  # INSERT INTO "table" ...
+    return tuple((sql, count) for sql, count in runs) if len(set(tables)) == len(tables) else None
+
+
+async def _pooled_alike(db, jobs: list[Job], shape: tuple[tuple[str, int], ...]) -> list[list[list[int]]]:
+    ids: list[list[list[int]]] = [[] for _ in jobs]
+    start = 0
+    for sql, count in shape:
+        args = [_resolved(statement.params, ids[k]) for k, job in enumerate(jobs)
+                for statement in job.statements[start:start + count]]
+        if jobs[0].statements[start].returns:
+            rows = await db.fetchmany(_numbered(sql), args)
+            for k in range(len(jobs)):
+                ids[k].extend([row[0]] for row in rows[k * count:(k + 1) * count])
+        else:
+            await db.executemany(_numbered(sql), args)
+            for k in range(len(jobs)):
+                ids[k].extend([] for _ in range(count))
+        start += count
+    return ids
 
 
 async def _pooled_job(db, job: Job) -> list[list[int]]:

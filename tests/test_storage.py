@@ -511,3 +511,35 @@ async def test_a_postgresql_session_given_back_to_the_pool_is_kept_as_it_is(data
     else:
         pytest.fail("the connection given back was not kept in the pool")
     assert not await SeenMessage.filter(key="left open").exists()
+
+
+async def test_alike_jobs_written_together_get_their_own_rows_in_order(database):
+    """Messages of one kind handled at the same moment are written statement by statement for all of
+    them at once (on PostgreSQL): each job still gets its own rows' ids, a row referring to another of
+    its job gets that one's, and each table's rows are numbered in the order of the jobs."""
+    from service.writer import Job, Writer
+
+    writer = Writer(contextvars.copy_context)
+    now = datetime.now(timezone.utc)
+    game = await GameRow.create(ruleset="M131", title="同时", seed=1)
+
+    def job(n: int) -> Job:
+        j = Job()
+        j.insert(SeenMessage, {"key": f"alike{n}", "time": n, "at": now}, returns=False)
+        told = [j.insert(OutboxRow, {"game_id": game.id, "action": "send_private_msg",
+                                     "params": {"user_id": n, "message": f"{n}-{part}"}, "created_at": now,
+                                     "attempts": 0, "last_error": "", "account": None}) for part in (1, 2)]
+        j.insert(DeadlineRow, {"game_id": game.id, "key": f"k{n}", "what": "杀人", "who": [], "anchor": "now",
+                               "minutes": 5, "due_at": None, "reminded": [], "done": False, "waits_for_id": told[1]})
+        return j
+
+    try:
+        outcomes = await asyncio.gather(*(writer.write(job(n)) for n in range(5)))
+    finally:
+        writer.close()
+    texts = {row.id: row.params["message"] for row in await OutboxRow.all()}
+    assert [[texts[ids[0]] for ids in outcome[1:3]] for outcome in outcomes] == [[f"{n}-1", f"{n}-2"] for n in range(5)]
+    assert sorted(texts) == [ids[0] for outcome in outcomes for ids in outcome[1:3]]  # numbered in the jobs' order
+    limits = {d.key: (d.id, d.waits_for_id) for d in await DeadlineRow.all()}
+    assert [limits[f"k{n}"] for n in range(5)] == [(outcome[3][0], outcome[2][0]) for outcome in outcomes]
+    assert sorted(limits[f"k{n}"][0] for n in range(5)) == [limits[f"k{n}"][0] for n in range(5)]
