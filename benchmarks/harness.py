@@ -57,8 +57,10 @@ def free_port() -> int:
 class Bot:
     """banshabot's bot.py, or the echo bot, as a process on a free port."""
 
-    def __init__(self, script: str, database_url: str | None, log: Path, superusers: list[int] = (), **env: str):
+    def __init__(self, script: str, database_url: str | None, log: Path, superusers: list[int] = (), root: Path = ROOT,
+                 **env: str):
         self.script = script
+        self.root = root  # the source tree it runs from
         self.log = log
         self.port = free_port()
         self.env = {
@@ -74,7 +76,8 @@ class Bot:
     def start(self) -> None:
         self.started = time.monotonic()
         with self.log.open("ab") as out:
-            self.proc = subprocess.Popen([sys.executable, self.script], cwd=ROOT, env=self.env, stdout=out, stderr=subprocess.STDOUT)
+            self.proc = subprocess.Popen([sys.executable, self.script], cwd=self.root, env=self.env, stdout=out,
+                                         stderr=subprocess.STDOUT)
 
     def cpu(self) -> float:
         """Seconds of processor time the process has used so far (every thread of it: the database's
