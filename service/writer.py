@@ -3,8 +3,10 @@
 A message's changes (the event's key, the command, the messages it queues, the time limits it starts
 and ends) are a `Job`: a short list of statements, the later ones able to use the ids the earlier
 ones were given (`Ref`). Jobs that come while others are being written wait together and go in the
-next transaction, each within a savepoint of its own: one that fails (a key stored already, say)
-undoes only itself. A handling waits until its job is stored, and only then is anything sent.
+next transaction. One that fails (a key stored already, say) undoes only itself: the transaction is
+undone and written again with a savepoint for each job (savepoints cost statements, and jobs seldom
+fail). A handling waits until its job is stored, and only then is anything sent. What would rather
+not be a transaction of its own (delivery marks) joins the next batch as it begins (`joining`).
 
 On a SQLite file the writer has a connection of its own to it and runs the whole batch on the
 event loop's thread, holding the lock tortoise holds for every query and transaction of its
