@@ -15,9 +15,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-from contextlib import AsyncExitStack
 
-from harness import SELF_ID, Bot, Client, capacity, cores, crow_receipt, make_games, round_trips, scratch
+from harness import SELF_ID, Bot, Client, capacity, cores, crow_receipt, make_games, running, scratch, warm_up
 
 
 async def measure(url: str, games: list[int], accounts: int, rate: str, seconds: float, log) -> float:
@@ -35,20 +34,10 @@ async def measure(url: str, games: list[int], accounts: int, rate: str, seconds:
         await Tortoise.close_connections()
     clients = {account: Client(self_id=account) for account in ids}
     of = {game: clients[ids[i % accounts]] for i, game in enumerate(games)}
-    bot = Bot("bot.py", url, log, BANSHABOT_SEND_RATE=rate)
-    bot.start()
-    try:
-        async with AsyncExitStack() as stack:
-            for client in clients.values():
-                await client.sim.connect(bot.port, timeout=60, alive=bot.alive)
-                stack.push_async_callback(client.sim.close)
-            await asyncio.sleep(1.1)  # as harness.running: a bot that has been up a while
-            if rate == "0":  # every game loaded once, as in a bot that has run a while
-                for client_games in ([g for g in games if of[g] is c] for c in clients.values()):
-                    await round_trips(of[client_games[0]], client_games, len(client_games), crow_receipt)
-            return await capacity(lambda game: of[game], games, seconds, 32, crow_receipt)
-    finally:
-        bot.stop()
+    async with running(Bot("bot.py", url, log, BANSHABOT_SEND_RATE=rate), *clients.values()):
+        if rate == "0":
+            await warm_up(of.get, games, crow_receipt)
+        return await capacity(of.get, games, seconds, 32, crow_receipt)
 
 
 async def main() -> None:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 
-from harness import Bot, Client, cores, crow_receipt, help_reply, make_games, p50, round_trips, running, scratch, capacity
+from harness import Bot, Client, capacity, cores, crow_receipt, help_reply, make_games, p50, round_trips, running, scratch, warm_up
 
 TARGETS = {"round trip": 1.5, "帮助 round trip": 1.5, "capacity": 0.5, "capacity, 100 ms sends": 0.5,
            "processor a 诽谤": None, "processor a 帮助": None}
@@ -29,7 +29,7 @@ async def measure(script: str, database_url: str | None, games: list[int], wante
     found = {}
     client = Client()
     async with running(Bot(script, database_url, log), client) as bot:
-        await round_trips(client, games, len(games), wanted)  # every game loaded once, as in a bot that has run a while
+        await warm_up(client, games, wanted)
         used = bot.cpu()
         found["round trip"] = p50(await round_trips(client, games, 300, wanted))
         found["processor a 诽谤"], used = (bot.cpu() - used) / 300, bot.cpu()
@@ -38,7 +38,7 @@ async def measure(script: str, database_url: str | None, games: list[int], wante
         found["capacity"] = await capacity(client, games, seconds, 32, wanted)
     client = Client(send_delay=0.1)
     async with running(Bot(script, database_url, log), client):
-        await round_trips(client, games, len(games), wanted)
+        await warm_up(client, games, wanted)
         found["capacity, 100 ms sends"] = await capacity(client, games, seconds, 32, wanted)
     return found
 

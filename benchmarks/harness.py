@@ -21,7 +21,7 @@ import sys
 import tempfile
 import time
 from collections import deque
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable
@@ -57,8 +57,10 @@ def free_port() -> int:
 class Bot:
     """banshabot's bot.py, or the echo bot, as a process on a free port."""
 
-    def __init__(self, script: str, database_url: str | None, log: Path, superusers: list[int] = (), **env: str):
+    def __init__(self, script: str, database_url: str | None, log: Path, superusers: list[int] = (), root: Path = ROOT,
+                 **env: str):
         self.script = script
+        self.root = root  # the source tree it runs from
         self.log = log
         self.port = free_port()
         self.env = {
@@ -74,7 +76,8 @@ class Bot:
     def start(self) -> None:
         self.started = time.monotonic()
         with self.log.open("ab") as out:
-            self.proc = subprocess.Popen([sys.executable, self.script], cwd=ROOT, env=self.env, stdout=out, stderr=subprocess.STDOUT)
+            self.proc = subprocess.Popen([sys.executable, self.script], cwd=self.root, env=self.env, stdout=out,
+                                         stderr=subprocess.STDOUT)
 
     def cpu(self) -> float:
         """Seconds of processor time the process has used so far (every thread of it: the database's
@@ -126,17 +129,28 @@ class Client:
 
 
 @asynccontextmanager
-async def running(bot: Bot, client: Client):
+async def running(bot: Bot, *clients: Client):
+    """`bot` started, with each of `clients` (a OneBot connection each: one per account) connected."""
     bot.start()
     try:
-        await client.sim.connect(bot.port, timeout=60, alive=bot.alive)
-        # a message sent in the second the bot started may have come before it: it is looked up in the
-        # database as a possible repeat. What is measured is a bot that has been up a while
-        await asyncio.sleep(1.1)
-        yield bot
+        async with AsyncExitStack() as stack:
+            for client in clients:
+                await client.sim.connect(bot.port, timeout=60, alive=bot.alive)
+                stack.push_async_callback(client.sim.close)
+            # a message sent in the second the bot started may have come before it: it is looked up in
+            # the database as a possible repeat. What is measured is a bot that has been up a while
+            await asyncio.sleep(1.1)
+            yield bot
     finally:
-        await client.sim.close()
         bot.stop()
+
+
+async def warm_up(client: Client | Callable[[int], Client], games: list[int], wanted: Callable[[str], bool]) -> None:
+    """Every game's crow once (to `client`, or to her game's: `client(game)`), as in a bot that has run a
+    while: a game is rebuilt from its log when first needed."""
+    of = client if callable(client) else lambda game: client
+    for game in games:
+        await of(game).ask(player_qq(game, CROW), crow_message(0), wanted)
 
 
 # --- the two measures -------------------------------------------------------------------------------

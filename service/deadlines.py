@@ -2,7 +2,7 @@
 time of day), scheduled, restored after a restart, reminded, and passed as the rules say."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from datetime import datetime, timedelta
 
@@ -18,6 +18,22 @@ from .texts import clock
 
 if TYPE_CHECKING:
     from .games import Table
+
+
+class OpenLimit(NamedTuple):
+    """An open time limit as texts show it (`texts.until`, `texts.limit_name`)."""
+
+    id: int
+    key: str
+    what: str
+    who: list[str]
+    anchor: str
+    minutes: int
+    due_at: datetime | None
+
+
+_OPEN_LIMITS = ('SELECT ' + ",".join(f'"{name}"' for name in OpenLimit._fields)
+                + ' FROM "deadline" WHERE "game_id"=? AND +"done"=0 ORDER BY "id"')
 
 
 class Deadlines:
@@ -199,16 +215,20 @@ class Deadlines:
                 await self.queue(("private", t.seat_of(name).qq), f"提醒：<{row.what}>还有{shown}分钟截止（{clock(row.due_at)}）。", t.row.id)
         await self.delivered()
 
-    async def open_deadlines(self, t: Table) -> list[DeadlineRow]:
+    async def open_deadlines(self, t: Table) -> list[OpenLimit]:
         """The game's open time limits (every 帮助 shows them): read from the SQLite file directly where
         the bot reads it so (`handling.Seen.read_from`), not through the database's thread, behind
-        whatever it is writing."""
+        whatever it is writing; only what a text of them shows, not as models (a model costs several
+        times the row)."""
         # "+": by the game's own index, not by the index of every game's open limits, which SQLite would
         # otherwise pick and which grows with the games running
-        rows = self.seen.read('SELECT * FROM "deadline" WHERE "game_id"=? AND +"done"=0 ORDER BY "id"', (t.row.id,))
+        rows = self.seen.read(_OPEN_LIMITS, (t.row.id,))
         if rows is None:
-            return await DeadlineRow.filter(game_id=t.row.id, done=False).order_by("id")
-        return [DeadlineRow._init_from_db(**row) for row in rows]
+            return [OpenLimit(**row) for row in
+                    await DeadlineRow.filter(game_id=t.row.id, done=False).order_by("id").values(*OpenLimit._fields)]
+        fields = DeadlineRow._meta.fields_map
+        return [OpenLimit(**dict(row, who=fields["who"].to_python_value(row["who"]),
+                                 due_at=fields["due_at"].to_python_value(row["due_at"]))) for row in rows]
 
 
 def _limit_started(who, what: str, due: datetime) -> str:

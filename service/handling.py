@@ -26,6 +26,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
+from . import writer
 from .models import OutboxRow, SeenMessage
 
 KEEP_SECONDS = 3600.0
@@ -90,6 +91,9 @@ def message_key(self_id: str, kind: str, chat: str, message_id: object, content:
     return event_key(self_id, kind, chat, f"{message_id}:{hashlib.sha1(content.encode()).hexdigest()[:12]}")
 
 
+_STORED = 'SELECT "time" FROM "seen_message" WHERE "key"=? LIMIT 1'
+
+
 class Seen:
     """The events claimed by this process, each remembered for `KEEP_SECONDS`, and a look at the
     stored keys for every event not claimed yet."""
@@ -124,11 +128,11 @@ class Seen:
         if self.file is not None:
             try:
                 # read to the end: no statement is left open to hold back the log's checkpoints
-                rows = self.file.execute('SELECT "time" FROM "seen_message" WHERE "key"=? LIMIT 1', (key,)).fetchall()
+                rows = self.file.execute(_STORED, (key,)).fetchall()
                 return [row[0] for row in rows]
             except sqlite3.Error:  # busy for a moment (a checkpoint restarting the log): ask tortoise
                 pass
-        return list(await SeenMessage.filter(key=key).limit(1).values_list("time", flat=True))
+        return [row[0] for row in await writer.read(_STORED, [key])]
 
     def claim(self, key: str, at: int | None = None) -> bool:
         """Whether `key` at OneBot's time `at` was not claimed yet in this process (claiming it)."""

@@ -208,6 +208,9 @@ class Marks:
         self.failing = False  # the database refuses writes: the marks wait and are tried again
         self.batches = 0  # batches begun
         self.stored: dict[int, asyncio.Future] = {}  # batch number -> done once it is stored
+        # while the marks wait for company: done with what was submitted (None: they waited GATHER)
+        self.company: asyncio.Future | None = None
+        writer.joining.append(self._join)
 
     def add(self, row: OutboxRow) -> None:
         self.pending[row.id] = row
@@ -221,19 +224,40 @@ class Marks:
             self.stored[number] = asyncio.get_running_loop().create_future()
         return self.stored[number]
 
+    def _submit(self) -> tuple[list[OutboxRow], asyncio.Future, int]:
+        """The marks made so far, handed to the writer's next batch: the rows, the writer's future,
+        the batch's number."""
+        rows, self.pending = list(self.pending.values()), {}
+        self.batches += 1
+        self._batch(self.batches)
+        job = Job()
+        for row in rows:
+            job.update(OutboxRow, {name: getattr(row, name) for name in self.FIELDS}, '"id"=?', [row.id])
+        return rows, self.writer.submit(job), self.batches
+
+    def _join(self) -> None:
+        """The writer begins a batch (a handling's, mostly): the marks waiting for company go with it,
+        one transaction fewer."""
+        if self.company is not None and not self.company.done() and self.pending and not self.failing:
+            self.company.set_result(self._submit())
+
     async def _write(self) -> None:
-        # marks wait a moment for the others of that moment: fewer, larger transactions, out of
-        # the way of the messages being stored
-        await asyncio.sleep(self.GATHER)
-        while self.pending:
-            rows, self.pending = list(self.pending.values()), {}
-            self.batches += 1
-            done = self._batch(self.batches)
-            job = Job()
-            for row in rows:
-                job.update(OutboxRow, {name: getattr(row, name) for name in self.FIELDS}, '"id"=?', [row.id])
+        # marks wait a moment for the others of that moment, or for the next batch the writer
+        # begins: fewer, larger transactions, out of the way of the messages being stored
+        loop = asyncio.get_running_loop()
+        company = self.company = loop.create_future()
+        timer = loop.call_later(self.GATHER, lambda: company.done() or company.set_result(None))
+        try:
+            submitted = await company
+        finally:
+            timer.cancel()
+            self.company = None
+        while submitted is not None or self.pending:
+            rows, writing, number = submitted or self._submit()
+            submitted = None
+            done = self._batch(number)
             try:
-                await self.writer.write(job)
+                await writing
             except Exception as exc:
                 # the database cannot be written (read-only, disk full): what was sent stays known
                 # here, so nothing is sent twice; the marks are tried again
@@ -242,7 +266,7 @@ class Marks:
                 self.failing = True
                 for row in rows:
                     self.pending.setdefault(row.id, row)
-                self.stored.pop(self.batches, None)
+                self.stored.pop(number, None)
                 done.set_result(None)  # nobody waits on a database that refuses: they go on
                 await asyncio.sleep(self.PAUSE)
                 continue
@@ -250,7 +274,7 @@ class Marks:
             for row in rows:
                 if row.id not in self.pending:
                     self.unsettled.discard(row.id)
-            self.stored.pop(self.batches, None)
+            self.stored.pop(number, None)
             done.set_result(None)
 
     async def drain(self) -> None:

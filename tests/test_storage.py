@@ -12,6 +12,7 @@ table upgraded with its games' directors.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import time
 from contextlib import asynccontextmanager
 from datetime import datetime, timedelta, timezone
@@ -26,6 +27,7 @@ from engine import Act, CloseDay
 from service import director, handling
 from service.config import Config
 from service.db import sqlite_path, tortoise_config
+from service.deadlines import OpenLimit
 from service.games import Service
 from service.models import CommandRow, DeadlineRow, GameDirectorRow, GameRow, OutboxRow, SeenMessage
 from service.chat_history import History
@@ -381,11 +383,164 @@ async def test_help_reads_the_open_time_limits_from_the_file_as_stored(database)
         game = await started_game(service)
         t = await service.table(game)
         through_tortoise = player.help_text(t, "西瓜", await DeadlineRow.filter(game_id=game, done=False).order_by("id"))
+        through_service = await service.open_deadlines(t)
         service.seen.read_from(path)
         try:
             direct = await service.open_deadlines(t)
         finally:
             service.seen.read_from(None)
-        assert [(d.id, d.key, d.due_at, d.who, d.done) for d in direct] == [
-            (d.id, d.key, d.due_at, d.who, d.done) for d in await DeadlineRow.filter(game_id=game, done=False).order_by("id")]
+        stored = [tuple(getattr(d, name) for name in OpenLimit._fields)
+                  for d in await DeadlineRow.filter(game_id=game, done=False).order_by("id")]
+        assert [tuple(d) for d in direct] == [tuple(d) for d in through_service] == stored
         assert player.help_text(t, "西瓜", direct) == through_tortoise and "截止 " in through_tortoise
+
+
+async def test_jobs_written_together_keep_their_own_outcomes_and_ids(database):
+    """Jobs written at the same moment go in one transaction: each gets the ids of its own rows (rows
+    of one statement, sent together, in their order), and one that fails (its event's key stored
+    already) is undone alone while the others are stored."""
+    from tortoise.exceptions import IntegrityError
+
+    from service.writer import Job, Writer
+
+    writer = Writer(contextvars.copy_context)
+    now = datetime.now(timezone.utc)
+
+    def job(key: str, texts: list[str]) -> Job:
+        j = Job()
+        j.insert(SeenMessage, {"key": key, "time": 1, "at": now}, returns=False)
+        for text in texts:
+            j.insert(OutboxRow, {"game_id": None, "action": "send_private_msg", "params": {"user_id": 1, "message": text},
+                                 "created_at": now, "attempts": 0, "last_error": "", "account": None})
+        return j
+
+    try:
+        first = await writer.write(job("a", ["一"]))
+        outcomes = await asyncio.gather(writer.write(job("b", ["二", "三", "四"])), writer.write(job("a", ["重复"])),
+                                        writer.write(job("c", ["五"])), return_exceptions=True)
+    finally:
+        writer.close()
+    assert isinstance(outcomes[1], IntegrityError)
+    stored = {row.id: row.params["message"] for row in await OutboxRow.all()}
+    assert sorted(stored.values()) == sorted(["一", "二", "三", "四", "五"])
+    assert [stored[ids[0]] for ids in outcomes[0][1:]] == ["二", "三", "四"]
+    assert [stored[ids[0]] for ids in first[1:] + outcomes[2][1:]] == ["一", "五"]
+    assert sorted(await SeenMessage.all().values_list("key", flat=True)) == ["a", "b", "c"]
+
+
+async def test_a_write_waits_while_another_process_holds_the_file(database):
+    """The writer writes a SQLite file on a connection of its own that never waits for a lock: where
+    something else holds the file's write lock, the job is stored once it is let go, not refused."""
+    path = sqlite_path(database)
+    if path is None:
+        pytest.skip("only a SQLite file is written on the writer's own connection")
+    import sqlite3
+
+    from service.writer import Job, Writer
+
+    writer = Writer(contextvars.copy_context)
+    job = Job()
+    job.insert(SeenMessage, {"key": "held", "time": 1, "at": datetime.now(timezone.utc)}, returns=False)
+    other = sqlite3.connect(path, isolation_level=None)
+    try:
+        other.execute("BEGIN IMMEDIATE")
+        writing = asyncio.ensure_future(writer.write(job))
+        await asyncio.sleep(0.3)
+        assert not writing.done()
+        other.execute("COMMIT")
+        await asyncio.wait_for(writing, 10)
+        assert writer.own is not None  # the file is the writer's own connection's, when free
+    finally:
+        other.close()
+        writer.close()
+    assert await SeenMessage.filter(key="held").exists()
+
+
+async def test_a_delivery_mark_goes_with_the_next_write_rather_than_alone(database, monkeypatch):
+    """A send's mark waits a moment for company (`Marks.GATHER`): the next batch the writer begins,
+    a message being handled, takes it along, and it is stored with that."""
+    from service.outbox import Marks, Outbox
+    from service.writer import Job, Writer
+
+    monkeypatch.setattr(Marks, "GATHER", 30.0)  # alone, it would wait half a minute
+    writer = Writer(contextvars.copy_context)
+    outbox = Outbox(lambda: datetime.now(timezone.utc), writer)
+    now = datetime.now(timezone.utc)
+    queued = Job()
+    queued.insert(OutboxRow, {"game_id": None, "action": "send_private_msg", "params": {"user_id": 1, "message": "一"},
+                              "created_at": now, "attempts": 0, "last_error": "", "account": None})
+    try:
+        row_id = (await writer.write(queued))[0][0]
+
+        async def call(action: str, params: dict) -> dict:
+            return {"message_id": 5}
+
+        outbox.connect(call)
+        await outbox.send([await OutboxRow.get(id=row_id)])
+        assert await OutboxRow.filter(id=row_id, sent_at=None).exists()  # sent; its mark waits for company
+        handled = Job()
+        handled.insert(SeenMessage, {"key": "next", "time": 1, "at": now}, returns=False)
+        await writer.write(handled)
+        stored = await OutboxRow.get(id=row_id)
+        assert stored.sent_at is not None and stored.message_id == "5"
+        await asyncio.wait_for(outbox.marks.drain(), 1)
+    finally:
+        outbox.forget()
+        writer.close()
+
+
+async def test_a_postgresql_session_given_back_to_the_pool_is_kept_as_it_is(database):
+    """asyncpg's pool would reset every connection given back to it, a round trip to the server after
+    each query: the bot leaves nothing in a session to reset, so its pool keeps the session as it is
+    (a setting made outside a transaction stays), and still rolls an open transaction back."""
+    from tortoise import Tortoise
+
+    connection = Tortoise.get_connection("default")
+    if connection.capabilities.dialect != "postgres":
+        pytest.skip("a pool of connections is PostgreSQL's")
+    pool = connection._pool
+    async with pool.acquire() as db:
+        await db.execute("SET application_name = 'kept'")
+        await db.execute("BEGIN")
+        await db.execute("INSERT INTO seen_message (key, time, at) VALUES ('left open', 1, now())")
+        ident = await db.fetchval("SELECT pg_backend_pid()")
+    for _ in range(pool.get_size()):  # the same connection, wherever the pool has put it
+        async with pool.acquire() as db:
+            if await db.fetchval("SELECT pg_backend_pid()") == ident:
+                assert await db.fetchval("SHOW application_name") == "kept"
+                break
+    else:
+        pytest.fail("the connection given back was not kept in the pool")
+    assert not await SeenMessage.filter(key="left open").exists()
+
+
+async def test_alike_jobs_written_together_get_their_own_rows_in_order(database):
+    """Messages of one kind handled at the same moment are written statement by statement for all of
+    them at once (on PostgreSQL): each job still gets its own rows' ids, a row referring to another of
+    its job gets that one's, and each table's rows are numbered in the order of the jobs."""
+    from service.writer import Job, Writer
+
+    writer = Writer(contextvars.copy_context)
+    now = datetime.now(timezone.utc)
+    game = await GameRow.create(ruleset="M131", title="同时", seed=1)
+
+    def job(n: int) -> Job:
+        j = Job()
+        j.insert(SeenMessage, {"key": f"alike{n}", "time": n, "at": now}, returns=False)
+        told = [j.insert(OutboxRow, {"game_id": game.id, "action": "send_private_msg",
+                                     "params": {"user_id": n, "message": f"{n}-{part}"}, "created_at": now,
+                                     "attempts": 0, "last_error": "", "account": None}) for part in (1, 2)]
+        j.insert(DeadlineRow, {"game_id": game.id, "key": f"k{n}", "what": "杀人", "who": [], "anchor": "now",
+                               "minutes": 5, "due_at": None, "reminded": [], "done": False, "waits_for_id": told[1]})
+        return j
+
+    try:
+        outcomes = await asyncio.gather(*(writer.write(job(n)) for n in range(5)))
+    finally:
+        writer.close()
+    texts = {row.id: row.params["message"] for row in await OutboxRow.all()}
+    assert [[texts[ids[0]] for ids in outcome[1:3]] for outcome in outcomes] == [[f"{n}-1", f"{n}-2"] for n in range(5)]
+    assert sorted(texts) == [ids[0] for outcome in outcomes for ids in outcome[1:3]]  # numbered in the jobs' order
+    limits = {d.key: (d.id, d.waits_for_id) for d in await DeadlineRow.all()}
+    assert [limits[f"k{n}"] for n in range(5)] == [(outcome[3][0], outcome[2][0]) for outcome in outcomes]
+    assert sorted(limits[f"k{n}"][0] for n in range(5)) == [limits[f"k{n}"][0] for n in range(5)]

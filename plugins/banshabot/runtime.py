@@ -278,6 +278,7 @@ async def _close() -> None:
     await outbox.marks.drain()
     outbox.handed.close()
     service.seen.read_from(None)
+    service.writer.close()
     await close_database()
 
 
