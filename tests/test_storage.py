@@ -263,7 +263,7 @@ async def test_after_a_crash_whatever_was_handed_to_onebot_is_looked_up_before_i
         await service.delivered()
         assert onebot.to(QQ["西瓜"]) == ["预言结果：1号 果果 是<非村民阵营>"]
         service.outbox.disconnect()
-        later = await service.queue(("private", QQ["西瓜"]), "后来的消息")  # stored, never handed to OneBot
+        await service.queue(("private", QQ["西瓜"]), "后来的消息")  # stored, never handed to OneBot
         await service.delivered()
     # the crash: the quick send's mark was still waiting for its batch
     await OutboxRow.filter(id=quick.id).update(sent_at=None, attempts=0, last_error="")
