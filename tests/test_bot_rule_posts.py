@@ -179,6 +179,21 @@ async def test_a_file_neither_linked_nor_downloadable_by_url_comes_by_get_file(a
         director_hears(ctx, ADDED)
 
 
+async def test_a_path_in_the_message_is_never_read_only_one_get_file_answers(app: App, tmp_path):
+    """A link in the message is downloaded over http(s) only: a path on the bot's machine is read where
+    OneBot's own get_file answers with the file it saved, not where the message names one."""
+    secret = tmp_path / "secret.yaml"
+    secret.write_text(POST, encoding="utf-8")
+    await director(app, file_message(DIRECTOR, file="梦魇.yaml", file_size="100", url=secret.as_uri()),
+                   "没有添加规则帖文件“梦魇.yaml”：这个 OneBot 没有给出文件的下载地址。也可以发送“规则帖”并换行，之后粘贴文件的内容。")
+    assert rulesets.get(ID) is None
+    async with chat(app) as (ctx, bot):
+        ctx.receive_event(bot, file_message(DIRECTOR, file="梦魇.yaml", file_id="f8", file_size="100"))
+        ctx.should_call_api("get_private_file_url", {"file_id": "f8"}, result={})
+        ctx.should_call_api("get_file", {"file_id": "f8", "file": "f8"}, result={"file": str(secret)})
+        director_hears(ctx, ADDED)
+
+
 async def test_go_cqhttp_offline_file_is_fetched_and_added(app: App, served):
     url = served("/offline.yaml", POST.encode("utf-8"))
     await director(app, offline_file(DIRECTOR, name="梦魇.yaml", size=len(POST.encode()), url=url), ADDED)

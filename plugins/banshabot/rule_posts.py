@@ -82,7 +82,10 @@ async def _asked(bot: Bot, action: str, **params) -> dict:
 
 async def _fetched(bot: Bot, data: dict) -> bytes:
     _checked_size(data.get("file_size", data.get("size")))
+    # a link in the message is downloaded only over http(s): a path on this machine is read only where
+    # OneBot's own get_file answers with one (the file it just saved)
     url = str(data.get("url") or "")
+    url = url if url.startswith(("http://", "https://")) else ""
     file_id = str(data.get("file_id") or data.get("id") or "")
     if not url.startswith(("http://", "https://")) and file_id:
         url = str((await _asked(bot, "get_private_file_url", file_id=file_id)).get("url") or url)
