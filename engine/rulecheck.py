@@ -59,6 +59,13 @@ class Checker:
         if not (isinstance(value, dict) and value.get("anchor") in ANCHORS and isinstance(value.get("minutes"), int) and "text" in value):
             self.bad(path, f"时限应写作 {{anchor: {'|'.join(ANCHORS)}, minutes: 分钟数, text: 原话}}")
 
+    def no_vote_card(self, path: tuple, rule) -> None:
+        """A judgement for not voting: its words, and the cards the bot gives itself (none: the director decides)."""
+        cards = rule.get("cards", []) if isinstance(rule, dict) else None
+        if not (isinstance(rule, dict) and isinstance(rule.get("text"), str) and isinstance(cards, list)
+                and all(c in ("蓝牌", "黄牌", "红牌") for c in cards)):
+            self.bad(path, "未投票的判罚应写作 {text: 原话, cards: [蓝牌|黄牌|红牌, …]}（cards 可省略）")
+
     def listing(self, path: tuple, value) -> bool:
         if not isinstance(value, list):
             self.bad(path, "应是一个列表（每项以“- ”开头）")
@@ -80,6 +87,13 @@ class Checker:
         if e.kind != kind:
             self.bad(path + ("library",), f"「{name}」是库中的{e.kind}，不能用作{kind}")
             return None
+        home = e.make.__module__
+        code = str(self.data.get("code") or "")
+        if not home.startswith("engine.library.") and not (code and (home == code or home.startswith(code + "."))):
+            # a post's own code works only with its ruleset (154's 宁采臣 asks it where he is)
+            self.bad(path + (("library",) if "library" in spec else ()),
+                     f"「{name}」是另一个规则帖独有的代码（{home}）里的身份，只能在写明 code: {home} 的规则帖中使用")
+            return None
         params = spec.get("params") or {}
         if self.mapping(path + ("params",), params):
             for k, v in params.items():
@@ -100,6 +114,8 @@ class Checker:
         for k in REQUIRED:
             if k not in d:
                 self.bad((), f"缺少「{k}」（{TOP[k]}）")
+        if not re.fullmatch(r"\S+", str(d.get("id", ""))):  # 新游戏 names the post by its first word
+            self.bad(("id",), "规则帖编号（id）不能为空，也不能含空格或换行：请写成一个词（如“S20”）")
         if self.problems:
             return self.problems
         self.ruleset_class = FileRuleset
@@ -168,6 +184,11 @@ class Checker:
         votes = d.get("votes")
         if isinstance(votes, dict) and "reminder" in votes:
             self.time_limit(("votes", "reminder"), votes["reminder"])
+        if isinstance(votes, dict) and votes.get("no_vote_card") is not None:
+            rule = votes["no_vote_card"]
+            self.no_vote_card(("votes", "no_vote_card"), rule)
+            if isinstance(rule, dict) and rule.get("sped_up") is not None:
+                self.no_vote_card(("votes", "no_vote_card", "sped_up"), rule["sped_up"])
         length = d.get("day_length")
         if length is not None and not (isinstance(length, dict) and re.fullmatch(r"\d{1,2}:\d{2}", str(length.get("at", "")))
                                        and isinstance(length.get("days"), int) and "weekend" in length and "text" in length):

@@ -40,18 +40,24 @@ class RuleFileError(Exception):
         self.problems = problems
 
 
-def _plain(node, path: tuple, lines: dict):
-    """A YAML node as Python data, with the line of each key and item in `lines`."""
+def _plain(node, path: tuple, lines: dict, seen: set | None = None):
+    """A YAML node as Python data, with the line of each key and item in `lines`. A node met twice is an
+    alias (`*name`): refused, since a few of them nest into more data than any post has, or into a loop."""
+    seen = set() if seen is None else seen
+    if id(node) in seen:
+        raise RuleFileError([FileProblem(".".join(path), node.start_mark.line + 1,
+                                         "规则帖文件不能使用 YAML 的锚点和别名（& 与 *）：请把内容直接写出")])
+    seen.add(id(node))
     lines.setdefault(path, node.start_mark.line + 1)
     if isinstance(node, yaml.MappingNode):
         out = {}
         for key_node, value_node in node.value:
             key = str(_scalar(key_node))
             lines[path + (key,)] = key_node.start_mark.line + 1
-            out[key] = _plain(value_node, path + (key,), lines)
+            out[key] = _plain(value_node, path + (key,), lines, seen)
         return out
     if isinstance(node, yaml.SequenceNode):
-        return [_plain(v, path + (str(i + 1),), lines) for i, v in enumerate(node.value)]
+        return [_plain(v, path + (str(i + 1),), lines, seen) for i, v in enumerate(node.value)]
     return _scalar(node)
 
 

@@ -40,7 +40,7 @@ async def load() -> None:
     for row in await RulePostRow.all().order_by("added_at"):
         try:
             rulesets.add(load_text(row.text))
-        except RuleFileError as exc:
+        except Exception as exc:  # whatever a later version finds in it, the other posts and games go on
             log.error("导演 %s 发来的规则帖 %s 未载入：\n%s", row.owner, row.id, exc)
 
 
@@ -55,7 +55,7 @@ async def find(ruleset_id: str) -> Ruleset | None:
         return None
     try:
         rules = load_text(row.text)
-    except RuleFileError as exc:
+    except Exception as exc:  # whatever a later version finds in it, the other posts and games go on
         log.error("导演 %s 发来的规则帖 %s 未载入：\n%s", row.owner, row.id, exc)
         return None
     rulesets.add(rules)

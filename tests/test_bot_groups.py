@@ -216,6 +216,7 @@ async def test_a_member_who_leaves_the_team_group_is_asked_back_and_the_roster_p
         says(ctx, DIRECTOR, f"3号 香蕉（QQ {QQ['香蕉']}）退出了【狼群】的QQ群 {GROUP}，已请他重新加入；全队回到群里后我会再发一次成员名单。")
         ctx.receive_event(bot, left(GROUP, QQ["香蕉"]))  # the same notice again: told once
         ctx.receive_event(bot, left(GROUP, STRANGER, "kick", int(BOT_ID)))  # the bot removed him
+        ctx.receive_event(bot, left(GROUP, QQ["葡萄"], "kick", DIRECTOR))  # the director removed him: he stays out
         ctx.receive_event(bot, left(GROUP, STRANGER))  # not a member
         back = joined(GROUP, QQ["香蕉"])
         back.time += 3600

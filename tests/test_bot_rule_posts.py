@@ -141,6 +141,14 @@ async def test_a_taken_id_and_a_code_key_are_refused(app: App):
     assert rulesets.get("T2") is None
 
 
+async def test_an_id_new_game_could_not_name_is_refused(app: App):
+    for bad in ('"T 梦魇"', '""'):
+        await director(app, "规则帖\n" + POST.replace(f"id: {ID}", f"id: {bad}"),
+                       "规则帖文件有 1 处问题，没有添加：\n第6行「id」：规则帖编号（id）不能为空，也不能含空格或换行：请写成一个词（如“S20”）\n"
+                       "改好后重新发送（用 python -m engine check 文件 可以先自己检查）。")
+    assert not await RulePostRow.exists()
+
+
 async def test_only_a_configured_director_adds_a_post(app: App):
     """A co-director (`协助`) directs his game, but only those who may start one (新游戏) add a post."""
     await director(app, "新游戏 M131", "已创建游戏 #1（M131）。下一步：发送“名单”，之后每行“角色名 QQ号”。")

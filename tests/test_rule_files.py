@@ -170,3 +170,30 @@ def test_a_post_that_differs_in_a_parameter_needs_only_its_file():
     g = _m131_game(other)
     assert g.apply(Act("己", "救药", "己")).ok
     assert "2.5票" in g.rules.sheriff_text(g)
+
+
+def problems_of(text: str) -> str:
+    with pytest.raises(RuleFileError) as exc:
+        load_text(text)
+    return str(exc.value)
+
+
+def test_a_posts_own_identity_is_refused_in_a_file_that_does_not_name_its_code():
+    """154's 宁采臣 and 小倩 ask their ruleset where he is: in a file without 154's code they would break in
+    play, so the check refuses them there; 146's own entries likewise."""
+    for name, code in (("r154.yaml", "rulesets.r154_ning"), ("r146.yaml", "rulesets.r146")):
+        text = (ROOT / "rulesets" / name).read_text(encoding="utf-8").replace(f"code: {code}\n", "")
+        assert "是另一个规则帖独有的代码" in problems_of(text.replace('id: "', 'id: "X', 1)), name
+
+
+def test_yaml_anchors_and_aliases_are_refused_with_their_line():
+    text = (ROOT / "rulesets" / "s12.yaml").read_text(encoding="utf-8")
+    bomb = text + "extra: &a [*a]\n"
+    assert "不能使用 YAML 的锚点和别名" in problems_of(bomb)
+
+
+def test_a_no_vote_judgement_needs_its_words_and_only_cards_it_names():
+    text = (ROOT / "rulesets" / "m131.yaml").read_text(encoding="utf-8")
+    line = next(line for line in text.splitlines() if line.strip().startswith("no_vote_card:"))
+    assert "未投票的判罚应写作" in problems_of(text.replace(line, "  no_vote_card: {cards: [蓝牌]}"))
+    assert "未投票的判罚应写作" in problems_of(text.replace(line, "  no_vote_card: {text: 原话, cards: [绿牌]}"))

@@ -57,8 +57,8 @@ async def _(bot: Bot, event: FriendRequestEvent | GroupRequestEvent) -> None:
 async def _(bot: Bot, event: GroupIncreaseNoticeEvent | GroupDecreaseNoticeEvent) -> None:
     group, qq = str(event.group_id), event.get_user_id()
     if isinstance(event, GroupDecreaseNoticeEvent):
-        # one the bot removed (a 替补's old QQ, a stranger) is no news, nor the bot's own leaving (kick_me)
-        if event.sub_type in ("leave", "kick") and str(event.operator_id) != bot.self_id and await service.handling(
+        # only one who left by himself is asked back: one an admin removed (the director, the bot) stays out
+        if event.sub_type == "leave" and await service.handling(
                 event_key(bot.self_id, "left", group, f"{qq}:{event.time}"), account=bot.self_id):
             await groups.member_left(service, group, qq)
         return

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import binascii
+import http.client
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -67,7 +68,7 @@ def _download(url: str) -> bytes:
         path = Path(unquote(parsed.path) if parsed.scheme == "file" else url)
         with path.open("rb") as f:
             return _bounded(f.read)
-    except (urllib.error.URLError, OSError, ValueError) as exc:
+    except (urllib.error.URLError, http.client.HTTPException, OSError, ValueError) as exc:
         raise Unfetchable(f"无法下载文件（{exc}）。") from exc
 
 
@@ -87,10 +88,13 @@ async def _fetched(bot: Bot, data: dict) -> bytes:
     url = str(data.get("url") or "")
     url = url if url.startswith(("http://", "https://")) else ""
     file_id = str(data.get("file_id") or data.get("id") or "")
-    if not url.startswith(("http://", "https://")) and file_id:
-        url = str((await _asked(bot, "get_private_file_url", file_id=file_id)).get("url") or url)
-    if not url.startswith(("http://", "https://")) and file_id:
+    if not url and file_id:
+        asked = str((await _asked(bot, "get_private_file_url", file_id=file_id)).get("url") or "")
+        url = asked if asked.startswith(("http://", "https://")) else ""
+    if not url and file_id:
         got = await _asked(bot, "get_file", file_id=file_id, file=file_id)
+        if len(str(got.get("base64") or "")) > rule_posts.DOWNLOAD_LIMIT * 4 // 3 + 4:
+            raise Unfetchable(f"文件太大：规则帖文件最多 {rule_posts.DOWNLOAD_LIMIT} 字节。")
         if got.get("base64"):
             try:
                 raw = base64.b64decode(str(got["base64"]), validate=True)
