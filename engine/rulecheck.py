@@ -101,10 +101,24 @@ class Checker:
                     self.bad(path + ("params", k), f"「{name}」没有参数「{k}」（它的参数：{'、'.join(e.params) or '无'}）")
                 elif not e.params[k].takes(v):
                     self.bad(path + ("params", k), f"参数「{k}」的值不合用：{e.params[k].about}（默认：{e.params[k].default!r}）")
+                elif e.params[k].names and v is not None:
+                    self.named(path + ("params", k), e.params[k].names, v)
             for k, p in e.params.items():
                 if p.required and k not in params:
                     self.bad(path + ("params",), f"「{name}」须给出参数「{k}」：{p.about}")
         return e
+
+    def named(self, path: tuple, kind: str, value) -> None:
+        """A parameter naming the file's factions or groups names ones the file has: a typo would leave a seer
+        seeing no wolf, or a faction with no way to win or lose."""
+        d = self.data
+        factions = d.get("factions") if isinstance(d.get("factions"), dict) else {}
+        roles = [r for r in d.get("identities") or [] if isinstance(r, dict)] if isinstance(d.get("identities"), list) else []
+        teams = {r.get("team") for r in roles} | set(d.get("teams") or {} if isinstance(d.get("teams"), dict) else {})
+        known = factions if kind == "阵营" else teams
+        for v in value if isinstance(value, list) else [value]:
+            if v not in known:
+                self.bad(path, f"「{v}」不是本帖的{kind}（本帖的{kind}：{'、'.join(str(x) for x in known if x) or '无'}）")
 
     def run(self) -> list[FileProblem]:
         d = self.data

@@ -152,11 +152,19 @@ class FileRuleset(Ruleset):
                                                     default=len(self.night_order)))
         self.night_parts = [p for p in ranked if p.slots]
         self.hooks = {h: [p for p in (ranked if h in NIGHT_HOOKS else parts) if defines(p, h)] for h in HOOKS}
+        self.hooks["start_game"].sort(key=lambda part: not part.starts_first)
         self.slot_owner = {s: p for p in parts for s in (*p.slots, *p.granted)}
         steps = [(name, fn, p) for p in parts for name, fn in p.steps().items()]
         self.step_of = {name: fn for name, fn, _ in steps}
         self.step_owner = {name: p for name, _, p in steps}
         self.team_parts = {p.team: p for p in parts if p.kind == TEAM_SKILL}
+
+    def factions(self, g) -> list[str]:
+        """The identities' factions, and those of the file's that formed in play (146's 黑情侣阵营 once lovers of two
+        factions have eloped), in the file's order."""
+        dealt = super().factions(g)
+        formed = {p.faction for p in g.state.players} - set(dealt)
+        return dealt + [f for f in self.factions_rules if f in formed]
 
     # --- what parts ask of the ruleset ------------------------------------------------------------------
     def team_part(self, team: str) -> Part:

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from engine import Act, Ballots, CloseDay, Game, OpenDay
-from engine.events import Feedback
+from engine import Act, Ballots, Card, CloseDay, Game, OpenDay
+from engine.events import Feedback, Notice
 from engine.library import entries
 from engine.rulecheck import load_text
 from engine.rulefile import FileRuleset, RuleFileError
@@ -20,9 +20,10 @@ STEPS = ["交换", "杀人", "同守同救", "毒药", "摄梦", "狩猎", "反�
 WITCH = {"senses": ["杀人"], "waits_for": ["杀人"], "saves_from": ["杀人"]}
 
 
-def post(*roles: tuple, pack: bool = True) -> str:
+def post(*roles: tuple, pack: bool = True, formed: tuple = ()) -> str:
     """A post's file: each role (name, faction, params, team, library), one player each, beside two 狼人 of the
-    pack and two 村民; its night order and settlement order are the library's usual ones."""
+    pack and two 村民, and the factions `formed` in play; its night order and settlement order are the library's
+    usual ones."""
     identities = [{"name": "狼人", "faction": WOLF, "count": 2, "team": "狼群"}, {"name": "村民", "faction": GOOD, "count": 2}]
     for name, faction, params, *rest in roles:
         r = {"name": name, "faction": faction, "count": 1, "params": params}
@@ -31,7 +32,7 @@ def post(*roles: tuple, pack: bool = True) -> str:
         if len(rest) > 1:
             r["library"] = rest[1]
         identities.append(r)
-    factions = {f: {"loses_when": [{"faction_out": True}]} for f in dict.fromkeys(r["faction"] for r in identities)}
+    factions = {f: {"loses_when": [{"faction_out": True}]} for f in dict.fromkeys([r["faction"] for r in identities] + list(formed))}
     data = {"id": "T", "title": "测试", "players": len(identities) + 2, "factions": factions, "identities": identities,
             "teams": {"狼群": {"skills": [{"library": "共同杀人"}]}}, "phases": {"first": "night"},
             "night": {"prompt": "第{night}夜：{slot}"}, "last_words": {"day": True, "night": False},
@@ -44,8 +45,8 @@ def post(*roles: tuple, pack: bool = True) -> str:
     return yaml.safe_dump(data, allow_unicode=True)
 
 
-def game(*roles: tuple) -> Game:
-    rules = load_text(post(*roles))
+def game(*roles: tuple, formed: tuple = ()) -> Game:
+    rules = load_text(post(*roles, formed=formed))
     names = [("狼一", "狼人"), ("狼二", "狼人"), ("民一", "村民"), ("民二", "村民")] + [(r[0], r[0]) for r in roles]
     return Game(rules, names, seed=1)
 
@@ -344,3 +345,78 @@ def test_the_swap_and_the_fright_must_lead_the_night_order_and_the_swap_the_sett
         lines = wrong.splitlines()
         at = lines.index(new.splitlines()[-1], lines.index(new.splitlines()[0])) + 1
         assert (problem.key, problem.line) == (key, at) and words in str(problem), problem
+
+
+ELOPED = "情侣阵营"
+LOVERS = {"mixed": ELOPED, "leaves": "狼群", "group": "情侣群", "no_group_for": [WOLF], "self_pick": False}
+
+
+def told(out, who: str) -> str:
+    return "\n".join(e.text for e in out.events if isinstance(e, Notice) and e.audience == f"player:{who}")
+
+
+def test_cupid_refuses_himself_where_the_post_says_and_a_second_arrow():
+    g = game(("丘比特", GOOD, LOVERS), formed=(ELOPED,))
+    refused(g, act("丘比特", "丘比特之箭", ["丘比特", "民一"]), "不能选择自己")
+    refused(g, act("丘比特", "丘比特之箭", ["民一", "民一"]), "两名不同的角色")
+    refused(g, act("丘比特", "丘比特之箭", "民一"), "须选择两名角色")
+    ok(g, act("丘比特", "丘比特之箭", ["狼一", "民一"]))
+    refused(g, act("丘比特", "丘比特之箭", ["狼二", "民二"]), "已经发动过")
+    ok(g, CloseDay())
+    refused(g, act("丘比特", "丘比特之箭", ["狼二", "民二"]), "只能在游戏开始时发动")
+
+
+def test_lovers_of_two_factions_elope_into_their_own_and_the_wolf_leaves_the_pack():
+    g = game(("丘比特", GOOD, LOVERS), formed=(ELOPED,))
+    assert ELOPED not in g.rules.factions(g)
+    ok(g, act("丘比特", "丘比特之箭", ["狼一", "民一"]))
+    out = g.apply(CloseDay())
+    s = g.state
+    assert {s.player(n).faction for n in ("狼一", "民一", "丘比特")} == {ELOPED}
+    assert s.teams["狼群"] == ["狼二"] and s.teams["情侣群"] == ["狼一", "民一"]
+    assert g.rules.factions(g)[-1] == ELOPED
+    assert "离开狼群" in told(out, "狼一") and "离开" not in told(out, "民一")
+    assert "变为【情侣阵营】" in told(out, "丘比特")
+    refused(g, act("狼一", "杀人", "民二"), "只有狼群成员")
+    # 殉情: the wolf goes out with the villager the pack kills
+    ok(g, act("狼二", "杀人", "民一"), OpenDay())
+    assert dead(g) == {"狼一", "民一"}
+
+
+def test_lovers_of_one_faction_keep_it_and_two_wolves_get_no_group_of_their_own():
+    g = game(("丘比特", GOOD, LOVERS), formed=(ELOPED,))
+    ok(g, act("丘比特", "丘比特之箭", ["狼一", "狼二"]), CloseDay())
+    s = g.state
+    assert s.player("狼一").faction == WOLF and s.player("丘比特").faction == WOLF
+    assert "情侣群" not in s.teams and s.teams["狼群"] == ["狼一", "狼二"]
+    assert ELOPED not in g.rules.factions(g)
+
+
+def test_without_a_faction_of_their_own_lovers_stay_in_theirs_and_a_spared_cause_takes_one_alone():
+    g = game(("丘比特", GOOD, {"spared_causes": ["红牌"], "follows": False}))
+    ok(g, act("丘比特", "丘比特之箭", ["狼一", "民一"]), CloseDay())
+    s = g.state
+    assert (s.player("狼一").faction, s.player("民一").faction, s.player("丘比特").faction) == (WOLF, GOOD, GOOD)
+    assert "狼一" in s.teams["狼群"]
+    ok(g, Card("红牌", "民一"))
+    assert dead(g) == {"民一"}
+    ok(g, act("狼二", "杀人", "民二"), OpenDay())
+    assert dead(g) == {"民一", "民二"}
+
+
+def test_a_cupid_who_did_not_choose_is_given_a_pair_and_told_it():
+    g = game(("丘比特", GOOD, LOVERS), formed=(ELOPED,))
+    out = g.apply(CloseDay())
+    assert out.ok, out.error
+    pair = g.state.carry["lovers"]
+    assert len(set(pair)) == 2 and "丘比特" not in pair
+    assert "已随机选择" in told(out, "丘比特")
+    assert all(g.state.player(n).marks["情侣"] in pair for n in pair)
+
+
+def test_a_sister_made_a_lover_loses_her_group_wherever_the_file_lists_the_cupid():
+    g = game(("两姐妹", GOOD, {"lovers_split": True}, "姐妹群"), ("丘比特", GOOD, {}))
+    ok(g, act("丘比特", "丘比特之箭", ["两姐妹", "民一"]))
+    out = g.apply(CloseDay())
+    assert "姐妹群" not in g.state.teams and "默契" in g.state.player("两姐妹").lost
+    assert "失去<默契>" in told(out, "两姐妹")

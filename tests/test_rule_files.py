@@ -66,6 +66,7 @@ def _line_of(text: str, needle: str) -> int:
      "settlement:", "结算步骤「附加刀」没有列入夜晚结算顺序"),
     ("    params: {good: 村民阵营}", "    params: {good: 村民阵营, colour: red}", "colour: red", "「预言家」没有参数「colour」"),
     ("    params: {good: 村民阵营}", "    params: {}", "params: {}", "「预言家」须给出参数「good」"),
+    ("    params: {good: 村民阵营}", "    params: {good: 好人阵营}", "good: 好人阵营", "「好人阵营」不是本帖的阵营"),
     ("  - library: 自爆\n", "  - library: 自刎\n", "library: 自刎", "库中没有技能「自刎」"),
     ("      - all_out: [村民]  ", "      - all_out: [农民]  ", "all_out: [农民]", "「农民」不是本帖的身份"),
     ("announce_order: seat", "anounce_order: seat", "anounce_order", "未知的键"),

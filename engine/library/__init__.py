@@ -30,13 +30,15 @@ IDENTITY, SKILL, TEAM_SKILL, OFFICE = "身份", "技能", "阵营技能", "职�
 
 @dataclass(frozen=True)
 class Param:
-    """One parameter of an entry: its default, what it means in Chinese, whether the file must give it, and
-    the kind of value it takes (by default that of its default; None: any)."""
+    """One parameter of an entry: its default, what it means in Chinese, whether the file must give it, the
+    kind of value it takes (by default that of its default; None: any), and whether its value names one of the
+    file's factions or groups (`names`: 阵营 | 群), which `python -m engine check` then looks up."""
 
     default: object
     about: str
     required: bool = False
     kind: type | None = None
+    names: str | None = None
 
     def takes(self, value) -> bool:
         kind = self.kind or (type(self.default) if self.default is not None else None)
@@ -99,6 +101,9 @@ class Part:
     # act first ("最先行动"), so what it does (a swap, a fright) is there before any other skill of the night is sent
     # or settled; engine/rulecheck.py refuses a file that orders it later
     leads_night = False
+    # its start_game comes before every other part's: what it decides at the start (the cupid's lovers, their faction and
+    # groups) is what the others read then (the sisters' group), wherever the file lists it
+    starts_first = False
 
     def __init__(self, rules: "FileRuleset", kind: str, name: str, holders: tuple[str, ...], team: str | None, params: dict):
         self.rules, self.kind, self.name, self.holders, self.team, self.p = rules, kind, name, holders, team, params

@@ -18,7 +18,7 @@ from . import IDENTITY, Param, Part, entry
        charge=Param("冲锋", "冲锋的技能名称"),
        fury=Param("姥姥之怒", "姥姥之怒的技能名称"),
        team_skill=Param(None, "姥姥之怒所附加的群技能", required=True, kind=str),
-       faction=Param(None, "该阵营判负后失去这些技能", required=True, kind=str),
+       faction=Param(None, "该阵营判负后失去这些技能", required=True, kind=str, names="阵营"),
        ask=Param("你可以<冲锋>吸食一名角色（发送“冲锋 座位号”）", "每晚告知她的话"))
 class Grandmother(Part):
     def __init__(self, *args):

@@ -14,7 +14,7 @@ EXILED = "守墓:放逐"
 
 @entry("守墓人", IDENTITY, "夜晚开始时得知前一个白天被投票出局的角色的阵营（或具体身份）", ("守墓",),
        skill=Param("守墓", "技能在本帖中的名称（反馈的名称）"),
-       good=Param(None, "反馈为好人的阵营（其余反馈为“非”该阵营）", required=True),
+       good=Param(None, "反馈为好人的阵营（其余反馈为“非”该阵营）", required=True, names="阵营"),
        exact=Param(False, "反馈具体身份而不是阵营"),
        result=Param("守墓：{target} 是<{result}>", "反馈的话"),
        waits_for=Param([], "反馈前须已决定的夜晚行动（夜晚顺序中的名称，如能让他当晚失去技能的 [恐惧]）", kind=list))

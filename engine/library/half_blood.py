@@ -13,7 +13,7 @@ from . import IDENTITY, Param, Part, entry
 @entry("混血儿", IDENTITY, "游戏开始时必须<认亲>一名角色，成为与其相同的阵营；被查验时反馈为指定阵营", ("认亲",),
        skill=Param("认亲", "技能在本帖中的名称"),
        aliases=Param(["认"], "简写"),
-       checked_as=Param(None, "被查验时反馈的阵营（None：其实际阵营）", kind=str))
+       checked_as=Param(None, "被查验时反馈的阵营（None：其实际阵营）", kind=str, names="阵营"))
 class HalfBlood(Part):
     def skills(self):
         return [self.skill(self.recognise, self.p["skill"], "start", self.p["aliases"], holders=self.holders)]

@@ -21,8 +21,8 @@ def join_when_alone(g, part, p) -> None:
 
 
 @entry("隐狼", IDENTITY, "被查验阵营时反馈为指定阵营（通常为好人）；可在其他狼人出局后加入狼群", (),
-       checked_as=Param(None, "被查验时反馈的阵营（如 村民阵营）", required=True),
-       joins_team=Param(None, "该群其他成员全部出局后他加入的群（None：不加入，或在 team 中一开始就在群内）"))
+       checked_as=Param(None, "被查验时反馈的阵营（如 村民阵营）", required=True, names="阵营"),
+       joins_team=Param(None, "该群其他成员全部出局后他加入的群（None：不加入，或在 team 中一开始就在群内）", names="群"))
 class HiddenWolf(Part):
     def checked_as(self, g, p, faction):
         return self.p["checked_as"] if p.role in self.holders else faction

@@ -37,7 +37,7 @@ class Psychic(IdentityCheck):
 
 
 @entry("石像鬼", IDENTITY, "狼人阵营：夜晚<窥视>一名角色的具体身份；不与狼人共群，其他狼人全部出局后加入狼群获得<杀人>", ("窥视",),
-       **params("窥视", "窥"), joins_team=Param("狼群", "该群其他成员全部出局后他加入的群（None：不加入）"))
+       **params("窥视", "窥"), joins_team=Param("狼群", "该群其他成员全部出局后他加入的群（None：不加入）", names="群"))
 class Gargoyle(IdentityCheck):
     def after_death(self, g, p, cause) -> None:
         join_when_alone(g, self, p)
@@ -45,7 +45,7 @@ class Gargoyle(IdentityCheck):
 
 @entry("纯白之女", IDENTITY, "夜晚<洞察>一名角色的具体身份；从指定的夜晚起，查验到的狼人当晚出局", ("洞察",),
        **params("洞察", "察"),
-       kills=Param(None, "她查验到即出局的阵营（如 狼人阵营）", required=True),
+       kills=Param(None, "她查验到即出局的阵营（如 狼人阵营）", required=True, names="阵营"),
        from_night=Param(2, "从第几夜起查验到即出局"),
        cause=Param("纯白", "被查验出局的原因"))
 class PureWhite(IdentityCheck):

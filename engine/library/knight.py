@@ -12,7 +12,7 @@ from .choosing import day_skill_allowed, other_player
 
 @entry("骑士", IDENTITY, "白天<决斗>（限定）一名其他角色：狼人则其出局，否则骑士出局", ("决斗",),
        skill=Param("决斗", "技能在本帖中的名称"),
-       wolves=Param(None, "决斗使之出局的阵营（如 狼人阵营）", required=True),
+       wolves=Param(None, "决斗使之出局的阵营（如 狼人阵营）", required=True, names="阵营"),
        on_election_day=Param(False, "竞选日能否决斗"),
        calls_off_vote=Param(True, "决斗出狼人后当天是否不再投票"),
        won=Param("{knight} 发动<决斗>：{target} 是狼人，出局。", "决斗出狼时公示的话"),

@@ -21,7 +21,7 @@ def _pair(night: int) -> int:
        action=Param("老妖吸精", "他的吸精作为结算步骤的名称"),
        hide=Param("妖隐", "妖隐的技能名称"),
        hides_from=Param(None, "妖隐当晚使他不出局的伤害（结算步骤）", required=True, kind=list),
-       checked_as=Param(None, "妖隐当晚被查验时反馈的阵营", required=True, kind=str))
+       checked_as=Param(None, "妖隐当晚被查验时反馈的阵营", required=True, kind=str, names="阵营"))
 class MountainDemon(Part):
     def __init__(self, *args):
         super().__init__(*args)

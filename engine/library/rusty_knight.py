@@ -12,7 +12,7 @@ WOUNDED = "锈剑:伤者"
 
 @entry("锈剑骑士", IDENTITY, "被指杀出局后，左手边最近的存活狼人在下一个夜晚出局", ("锈剑",),
        killed_by=Param(["杀人"], "触发锈剑的出局原因"),
-       wolves=Param(None, "锈剑所伤的阵营（如 狼人阵营）", required=True),
+       wolves=Param(None, "锈剑所伤的阵营（如 狼人阵营）", required=True, names="阵营"),
        cause=Param("锈剑", "伤者出局的原因"))
 class RustyKnight(Part):
     def after_death(self, g, p, cause) -> None:

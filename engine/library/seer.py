@@ -10,7 +10,7 @@ from . import IDENTITY, NightSkill, Param, entry
 @entry("预言家", IDENTITY, "夜晚<预言>一名角色，得知其是否属于好人阵营", ("预言",),
        skill=Param("预言", "技能在本帖中的名称"),
        aliases=Param(["查", "验"], "简写"),
-       good=Param(None, "反馈为好人的阵营（其余反馈为“非”该阵营）", required=True, kind=str),
+       good=Param(None, "反馈为好人的阵营（其余反馈为“非”该阵营）", required=True, kind=str, names="阵营"),
        result=Param("预言结果：{target} 是<{result}>", "反馈的话"),
        ask=Param("你可以<预言>一名角色（发送“预言 座位号”）", "每晚告知他的话（本帖的 night.prompt 用到 {ask} 时）"),
        waits_for=Param([], "反馈前须已决定的夜晚行动（能改变结果的，如妖隐、寻找）；空：发动时即反馈"),

@@ -12,7 +12,7 @@ from .choosing import choose, neighbours
 
 
 @entry("熊", IDENTITY, "每个白天开始时公示左右最近的存活角色中是否有狼人（熊咆哮）", ("咆哮",),
-       wolves=Param(None, "被嗅出的阵营（如 狼人阵营）", required=True),
+       wolves=Param(None, "被嗅出的阵营（如 狼人阵营）", required=True, names="阵营"),
        roar=Param("熊咆哮了（熊左右两侧最近的存活角色中有狼人）。", "有狼人时公示的话"),
        quiet=Param("熊没有咆哮。", "没有狼人时公示的话"))
 class Bear(Part):
@@ -28,7 +28,7 @@ class Bear(Part):
 @entry("狐狸", IDENTITY, "夜晚<嗅探>一名角色及其左右最近的存活角色，得知三人中是否有狼人；没有则失去技能", ("嗅探",),
        skill=Param("嗅探", "技能在本帖中的名称"),
        aliases=Param(["嗅"], "简写"),
-       wolves=Param(None, "被嗅出的阵营（如 狼人阵营）", required=True),
+       wolves=Param(None, "被嗅出的阵营（如 狼人阵营）", required=True, names="阵营"),
        loses_when_none=Param(True, "三人中没有狼人时狐狸失去技能"),
        ask=Param("你可以<嗅探>一名角色（发送“嗅探 座位号”）", "每晚告知他的话"))
 class Fox(NightSkill):

@@ -18,7 +18,7 @@ from . import TEAM_SKILL, Param, Part, entry
        skill=Param("杀人", "技能在本帖中的名称"),
        aliases=Param(["刀", "杀"], "简写"),
        word=Param("指杀", "告知该群时对这次行动的称呼"),
-       faction=Param(None, "该阵营判负后本群失去此技能（None：不因判负失去）", kind=str),
+       faction=Param(None, "该阵营判负后本群失去此技能（None：不因判负失去）", kind=str, names="阵营"),
        lost=Param("{faction}已经判负，失去了<{skill}>", "阵营判负后发动时的回复"),
        member_refusal=Param("只有{team}成员可以发动<{skill}>", "非本群成员发动时的回复"),
        granted=Param([], "由其他规则赋予本群一夜的附加技能：每项 {skill, aliases, cause, not_tonight}"),

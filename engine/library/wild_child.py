@@ -14,8 +14,8 @@ MODEL = "榜样"
 
 @entry("野孩子", IDENTITY, "游戏开始时选择<榜样>；榜样出局后成为狼人阵营并加入狼群", ("榜样",),
        skill=Param("榜样", "技能在本帖中的名称"),
-       becomes=Param(None, "榜样出局后他成为的阵营（如 狼人阵营）", required=True),
-       joins_team=Param(None, "他同时加入的群（None：不加入）"))
+       becomes=Param(None, "榜样出局后他成为的阵营（如 狼人阵营）", required=True, names="阵营"),
+       joins_team=Param(None, "他同时加入的群（None：不加入）", names="群"))
 class WildChild(Part):
     def skills(self):
         return [self.skill(self.choose_model, self.p["skill"], "start", holders=self.holders)]

@@ -14,7 +14,7 @@ from .choosing import choose
 @entry("猎魔人", IDENTITY, "从指定的夜晚起<狩猎>一名其他角色：狼人则其出局，否则猎魔人出局；免疫毒药", ("狩猎",),
        skill=Param("狩猎", "技能在本帖中的名称"),
        aliases=Param(["猎"], "简写"),
-       wolves=Param(None, "狩猎使之出局的阵营（如 狼人阵营）", required=True),
+       wolves=Param(None, "狩猎使之出局的阵营（如 狼人阵营）", required=True, names="阵营"),
        from_night=Param(2, "从第几夜起可以狩猎"),
        immune_to=Param(["毒药"], "对他无效的夜间伤害（结算步骤）"),
        ask=Param("你可以<狩猎>一名其他角色（发送“狩猎 座位号”）：狼人则其出局，否则你出局", "每晚告知他的话"))

@@ -40,7 +40,7 @@ class WhiteWolfKing(Part):
 
 
 @entry("血月使徒", IDENTITY, "<自爆>（与狼人同一技能）后，下一个夜晚指定阵营的角色均不能发动技能", ("血月",),
-       sealed=Param(None, "被封印技能的阵营（如 村民阵营）", required=True),
+       sealed=Param(None, "被封印技能的阵营（如 村民阵营）", required=True, names="阵营"),
        cause=Param("自爆", "触发封印的出局原因"),
        notice=Param("血月升起：今晚你不能发动技能。", "被封印者当晚收到的话"))
 class BloodMoon(Part):

@@ -23,7 +23,7 @@ from engine.state import Pending, Player
 
 from . import draws, moons
 from .common import (
-    BLACK, COUPLE, PACK, SISTERS, VILLAGE, WOLVES, after_shot, ask_shot, fooled, labels, lovers, pack_alive,
+    BLACK, COUPLE, PACK, VILLAGE, WOLVES, after_shot, ask_shot, fooled, lovers, pack_alive,
     shot, still_has, usable,
 )
 
@@ -35,7 +35,8 @@ CAUSE = {"杀人": "杀人", "冲锋": "冲锋", moons.HUNT: moons.HUNT, COUPLE_
 
 
 def _black(g: Game) -> bool:
-    return bool(g.state.carry.get("black"))
+    """Lovers of two factions have eloped (私奔) and formed the 黑情侣阵营 (the library's 丘比特)."""
+    return bool(lovers(g)) and lovers(g)[0].faction == BLACK
 
 
 def _couple_may_kill(g: Game) -> bool:
@@ -56,77 +57,6 @@ def _may_charge(g: Game, king: Player) -> bool:
     # "狼人阵营优先判负后，狼人阵营失去杀人技能。" — "杀人技能" without the brackets of a skill's name: every
     # killing skill of the faction, 冲锋 too. A 狼王 who eloped is no longer of the faction and keeps it.
     return "冲锋" not in king.lost and not (king.faction == WOLVES and WOLVES in g.state.lost)
-
-
-# --- start: 丘比特之箭 ---------------------------------------------------------------------------------
-def arrow(g: Game, actor: Player, target) -> None:
-    # 丘比特之箭<强制>: "游戏开始时，丘比特须选择两名角色。这两名角色成为情侣。" — "如果丘比特单身" allows the
-    # cupid himself to be one of the two.
-    if "丘比特之箭" in actor.used:
-        raise Rejected("<丘比特之箭>已经发动过")
-    if not isinstance(target, list) or len(target) != 2:
-        raise Rejected("<丘比特之箭>须选择两名角色：请发送“丘比特之箭 座位号 座位号”")
-    a, b = (g.living_target(t, "丘比特之箭") for t in target)
-    if a.name == b.name:
-        raise Rejected("<丘比特之箭>须选择两名不同的角色")
-    _shoot_arrow(g, actor, [a, b])
-    g.tell(f"player:{actor.name}", f"已收到：丘比特之箭 {g.label(a)}、{g.label(b)}。游戏开始时他们成为情侣。")
-
-
-def _random_arrow(g: Game, cupid: Player) -> list[Player]:
-    """<丘比特之箭> not sent by the time day 1 opens: two players drawn from the game's seed."""
-    pair = [g.state.player(n) for n in g.state.rng.sample([p.name for p in g.state.alive()], 2)]
-    _shoot_arrow(g, cupid, pair)
-    return pair
-
-
-def _shoot_arrow(g: Game, cupid: Player, pair: list[Player]) -> None:
-    cupid.used.add("丘比特之箭")
-    g.state.carry["lovers"] = [p.name for p in pair]
-
-
-def _form_couple(g: Game) -> None:
-    """总体流程 "1、游戏开始时，丘比特选择情侣。2、所有角色的阵营确定，狼人共群，情侣共群，非情侣的两姐妹共群。\""""
-    s = g.state
-    a, b = lovers(g)
-    for p in (a, b):
-        p.marks["情侣"] = (b if p is a else a).name
-    if a.faction != b.faction:
-        # 私奔<强制>: "若情侣的身份不属于同一个阵营……情侣脱离各自的阵营，形成【黑情侣阵营】。"
-        s.carry["black"] = True
-        a.faction = b.faction = BLACK
-        # 恋爱<强制>: "若情侣中有且只有一名狼人，则它失去<杀人>技能，且不与其他狼人阵营的角色互知共群。"
-        s.teams[PACK] = [n for n in s.teams[PACK] if n not in (a.name, b.name)]
-    # 丘比特之箭: "情侣产生后，丘比特的阵营转变为与情侣相同的阵营。"
-    was = {cupid.name: cupid.faction for cupid in s.with_role("丘比特")}
-    for cupid in s.with_role("丘比特"):
-        cupid.faction = a.faction
-    # "情侣在成为情侣后互知共群（双狼情侣除外）。如果丘比特单身，丘比特不与情侣共群。"
-    if a.faction != WOLVES:
-        s.teams[COUPLE] = [a.name, b.name]
-    # 默契: "当两姐妹中任意一名角色为情侣之一时，两姐妹不互知也不共群，同时失去<默契>。"
-    if "两姐妹" in (a.role, b.role):
-        del s.teams[SISTERS]
-        for sister in s.with_role("两姐妹"):
-            sister.lost.add("默契")
-            g.tell(f"player:{sister.name}", "两姐妹中有人成为情侣：两姐妹不互知也不共群，失去<默契>（可以各自投票）。")
-    for p in (a, b):
-        other = b if p is a else a
-        text = f"丘比特之箭：你与 {g.label(other)} 成为情侣。<殉情>：情侣中一人出局，另一人立即出局。"
-        if _black(g):
-            text += "你们属于不同阵营，私奔形成【黑情侣阵营】：胜利条件为其他阵营全部判负。"
-            if p.role in ("狼人", "狼王"):
-                text += "你失去<杀人>，离开狼群。"
-        g.tell(f"player:{p.name}", text)
-    for cupid in s.with_role("丘比特"):
-        same = cupid.faction == was[cupid.name]
-        g.tell(f"player:{cupid.name}", f"情侣已产生，你的阵营{'仍为' if same else '变为'}【{cupid.faction}】。")
-    g.tell("director", f"情侣：{g.label(a)}、{g.label(b)}" + ("（黑情侣阵营）" if _black(g) else f"（{a.faction}）"))
-    # 殉情: a lover red-carded before the start takes the other with him the moment they are lovers
-    for p, other in ((a, b), (b, a)):
-        if not p.alive and other.alive:
-            g.kill(other, "殉情")
-            g.publish_deaths([other.name], "殉情")
 
 
 # --- night: (2) 医生 -----------------------------------------------------------------------------------
@@ -275,7 +205,6 @@ def _new_sheriff(g: Game) -> None:
 SKILLS = {
     s.name: s
     for s in (
-        Skill("丘比特之箭", "start", arrow, aliases=("箭", "连线"), holders=("丘比特",), targets=2),
         Skill("救治", "night", heal, aliases=("治", "医"), holders=("医生",)),
         Skill("杀人", "night", kill, aliases=("刀", "杀"), team=True),
         Skill("冲锋", "night", charge, aliases=("冲",), holders=("狼王",)),
@@ -345,21 +274,6 @@ class Idiot(Own):
         return False
 
 
-@entry("146丘比特", IDENTITY, "146：<丘比特之箭>游戏开始时选择两名角色成为情侣（恋爱、殉情、私奔、寡妇刀），阵营随情侣", ("丘比特之箭",))
-class Cupid(Own):
-    words = ("丘比特之箭",)
-
-    def start_game(self, g: Game) -> None:
-        # 丘比特之箭 is <强制>: a cupid who has not chosen when day 1 opens gets two players drawn from the
-        # game's seed (the post names no time limit).
-        for cupid in g.state.with_role(*self.holders):
-            if "丘比特之箭" not in cupid.used:
-                pair = _random_arrow(g, cupid)
-                g.tell(f"player:{cupid.name}", f"你没有在游戏开始前发动<丘比特之箭>。它是强制技，已随机选择 {labels(g, pair)} 成为情侣。")
-                g.tell("director", f"{g.label(cupid)} 未选择情侣，已随机选择 {labels(g, pair)}")
-        _form_couple(g)
-
-
 @entry("146杀人", TEAM_SKILL, "146：狼群共同<杀人>，狼人阵营判负后失去；寡妇刀：黑情侣在狼人阵营判负后的下一夜起共同<杀人>", ("杀人",))
 class PackKill(Own):
     words = ("杀人",)
@@ -384,10 +298,6 @@ class R146(FileRuleset):
         self.skills = {**self.skills, **MOON_SKILLS}
         # the library's elder, whose first life the night's settlement below spends in the post's step two
         self.elder = next(p for p in self.parts if isinstance(p, Elder))
-
-    def factions(self, g: Game) -> list[str]:
-        # 黑情侣阵营 exists only once lovers of two factions have eloped (私奔).
-        return [WOLVES, VILLAGE] + ([BLACK] if _black(g) else [])
 
     # --- the night ------------------------------------------------------------------------------------
     def _pack_killers(self, g: Game) -> list[str]:
@@ -632,12 +542,7 @@ class R146(FileRuleset):
         s = g.state
         if cause != "红牌":
             skills.charge_lost(g, p, PACK, "狼王")
-        super().after_death(g, p, cause)  # the parts' (长老's <长寿之命>)
-        partner = s.player(p.marks["情侣"]) if "情侣" in p.marks else None
-        # 殉情<强制>: "情侣中若有一人出局，另一人立即出局。" — a red card too ("但情侣会触发<殉情>"); 神秘的UFO: "如果出局的
-        # 玩家是情侣之一，另一名情侣无须殉情"
-        if partner and partner.alive and cause != moons.UFO:
-            g.kill(partner, "殉情")
+        super().after_death(g, p, cause)  # the parts' (长老's <长寿之命>, 丘比特's 殉情)
         if cause == "红牌":
             handing = g.pending_for(p.name, "殉职")  # the idiot's hand-over after <装傻>
             if handing:
