@@ -27,6 +27,9 @@ class Config(BaseModel):
     # process that dies is taken over by another that has the account connected this long after
     banshabot_process: str = ""
     banshabot_lease_seconds: float = 15.0
+    # the small file the numbers of messages handed to OneBot are written to, read after a crash (empty: beside a
+    # SQLite file; for PostgreSQL data/sending-<the URL's hash>[-process])
+    banshabot_sending_file: str = ""
     # seconds to wait for OneBot's answer to one send before it counts as in doubt
     banshabot_send_timeout: float = 15.0
     # refusals (at least banshabot_retry_seconds apart) after which a message is given up and the

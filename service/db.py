@@ -14,10 +14,17 @@ DEFAULT_URL = "sqlite://data/banshabot.sqlite3"
 
 
 def sqlite_path(url: str) -> str | None:
-    """The file of a SQLite URL (None: another database, or one in memory)."""
+    """The file of a SQLite URL (None: another database, or one in memory), read as tortoise reads it:
+    the bot's own connections (sqlite_uri) open the file tortoise opens. "?synchronous=NORMAL": SQLite's pragmas."""
     if url.startswith("sqlite://") and not url.startswith("sqlite://:memory:"):
-        return url.removeprefix("sqlite://").partition("?")[0]  # "?synchronous=NORMAL": SQLite's pragmas
+        return expand_db_url(url)["credentials"]["file_path"]
     return None
+
+
+def sqlite_uri(path: str, mode: str) -> str:
+    """The URI sqlite3 opens `path` by in `mode` (ro, rw): a "%", "?" or "#" in a folder's name is quoted, not
+    read as an escape, the start of the URI's options or of a fragment."""
+    return f"{Path(path).absolute().as_uri()}?mode={mode}"
 
 
 def with_sqlite_defaults(url: str) -> str:
@@ -87,7 +94,7 @@ def quick_check(url: str) -> str | None:
     if path is None:
         return None
     try:
-        with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
+        with closing(sqlite3.connect(sqlite_uri(path, "ro"), uri=True)) as db:
             found = [row[0] for row in db.execute("PRAGMA quick_check(20)")]
     except sqlite3.Error as exc:
         return str(exc)
@@ -98,6 +105,10 @@ MIGRATING = 0x62616E73  # the advisory lock key migrations run under on PostgreS
 
 
 async def open_database(url: str) -> None:
+    if url.startswith("sqlite://") and "#" in url:
+        # tortoise reads what follows "#" as the URL's fragment and would open another file than the one named
+        raise DatabaseUnusable(f"数据库地址 {url} 含有“#”：SQLite 的地址在“#”处截断，会打开另一个文件。"
+                               "请把数据库放在名称不含“#”的目录中，并相应修改 BANSHABOT_DATABASE_URL。")
     path = sqlite_path(url)
     if path is not None:
         Path(path).parent.mkdir(parents=True, exist_ok=True)

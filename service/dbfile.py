@@ -11,6 +11,8 @@ from __future__ import annotations
 import os
 import sqlite3
 
+from .db import sqlite_uri
+
 
 class FileWatch:
     def __init__(self, path: str):
@@ -47,7 +49,7 @@ class FileWatch:
 
     def _newest(self) -> int:
         try:
-            db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, timeout=1)
+            db = sqlite3.connect(sqlite_uri(self.path, "ro"), uri=True, timeout=1)
         except sqlite3.Error:
             return self.highest  # busy for a moment: the inodes were the same, look again next time
         try:

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from . import writer
+from .db import sqlite_uri
 from .models import OutboxRow, SeenMessage
 
 KEEP_SECONDS = 3600.0
@@ -109,7 +110,7 @@ class Seen:
         writer, and each statement sees what was committed)."""
         if self.file is not None:
             self.file.close()
-        self.file = None if path is None else sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None)
+        self.file = None if path is None else sqlite3.connect(sqlite_uri(path, "ro"), uri=True, isolation_level=None)
 
     def read(self, sql: str, params: tuple) -> list[dict] | None:
         """Rows read from the SQLite file directly (each as column -> value); None where it is not

@@ -32,6 +32,8 @@ from tortoise.exceptions import IntegrityError, OperationalError
 from tortoise.models import Model
 from tortoise.transactions import _get_connection
 
+from .db import sqlite_uri
+
 
 @dataclass(frozen=True)
 class Ref:
@@ -176,7 +178,7 @@ class _OwnFile:
         self.closed = False
 
     def _connect(self) -> sqlite3.Connection:
-        db = sqlite3.connect(f"file:{self.path}?mode=rw", uri=True, isolation_level=None, check_same_thread=False)
+        db = sqlite3.connect(sqlite_uri(self.path, "rw"), uri=True, isolation_level=None, check_same_thread=False)
         for pragma, value in self.pragmas.items():
             db.execute(f"PRAGMA {pragma}={value}")
         return db

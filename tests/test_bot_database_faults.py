@@ -119,7 +119,7 @@ async def test_the_bot_checks_its_pages_at_every_start_up(app: App, banshabot, m
     monkeypatch.setattr(banshabot, "_startup", banshabot._startup)
     monkeypatch.setattr(banshabot, "checking", None)
     monkeypatch.setattr(banshabot.scheduler, "add_job", lambda *args, **kwargs: None)  # the session's jobs stay
-    monkeypatch.setattr(banshabot, "attempts_file", lambda url, process="": None)  # and its outbox and event keys
+    monkeypatch.setattr(banshabot, "attempts_file", lambda url, process="", configured="": None)  # and its outbox and event keys
     monkeypatch.setattr(banshabot.service.seen, "read_from", lambda path: None)
     async with app.test_api() as ctx:
         await connect(ctx)

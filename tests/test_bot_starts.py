@@ -65,11 +65,13 @@ def test_bot_listens_on_port_from_environment(tmp_path):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("make", ["directory", "not-a-database"])
+@pytest.mark.parametrize("make", ["directory", "not-a-database", "hash-in-folder"])
 def test_an_unusable_database_stops_the_bot_with_a_clear_message(tmp_path, make):
     db = tmp_path / "game.sqlite3"
     if make == "directory":
         db.mkdir()
+    elif make == "hash-in-folder":
+        db = tmp_path / "第#1局" / "game.sqlite3"
     else:
         db.write_text("this is not SQLite")
     env = {**os.environ, "HOST": "127.0.0.1", "PORT": str(_free_port()), "PYTHONDONTWRITEBYTECODE": "1",
@@ -80,4 +82,4 @@ def test_an_unusable_database_stops_the_bot_with_a_clear_message(tmp_path, make)
         pytest.fail(f"bot.py kept running on an unusable database:\n{exc.stdout}")
     output = (proc.stdout + proc.stderr).decode("utf-8", errors="replace")
     assert proc.returncode != 0
-    assert f"无法打开数据库 {db}" in output, output
+    assert (f"数据库地址 sqlite://{db} 含有“#”" if make == "hash-in-folder" else f"无法打开数据库 {db}") in output, output

@@ -113,6 +113,9 @@ class BotProcess:
             "PYTHONDONTWRITEBYTECODE": "1",
             **env,
         }
+        if not self.db.url.startswith("sqlite://"):
+            # beside the test's files, not under the checkout's data/ (a SQLite file has it beside itself)
+            self.env["BANSHABOT_SENDING_FILE"] = str(tmp_path / f"sending-{self.env.get('BANSHABOT_PROCESS', '')}")
         self.proc: subprocess.Popen | None = None
         self.logs: list[Path] = []
         self.port = 0

@@ -125,6 +125,8 @@ async def test_two_processes_on_postgres_lose_nothing_when_the_driving_one_dies(
         director = [r["body"] for r in rows if r["target"] == ("private", DIRECTOR) and r["body"].startswith("时限已到")]
         assert director and len(director) == len(set(director)), director
         assert not any(sim.violations for sim in account.sims)
+        # what each process handed to OneBot was written where it was told, not under the checkout's data/
+        assert (first.tmp / "sending-a").is_file() and (second.tmp / "sending-b").is_file()
     finally:
         for bot in (first, second):
             bot.stop()

@@ -235,10 +235,14 @@ checking: asyncio.Task | None = None
 SWITCH_INTERVAL = 0.0005
 
 
-def attempts_file(url: str, process: str = "") -> Path | None:
-    """Where the ids of the actions handed to OneBot are written (service/outbox.py, Handed): beside
-    a SQLite file; for another database, under the default database's folder, one file per URL (and
-    per process, where several share it). None for a database in memory, which a crash loses anyway."""
+def attempts_file(url: str, process: str = "", configured: str = "") -> Path | None:
+    """Where the ids of the actions handed to OneBot are written (service/outbox.py, Handed): the file
+    configured; else beside a SQLite file; for another database, under the default database's folder, one
+    file per URL (and per process, where several share it). None for a database in memory, which a crash
+    loses anyway."""
+    if configured:
+        Path(configured).parent.mkdir(parents=True, exist_ok=True)
+        return Path(configured)
     path = sqlite_path(url)
     if path is not None:
         return Path(path + "-sending")
@@ -257,7 +261,7 @@ async def _open() -> None:
         raise DatabaseUnusable("BANSHABOT_PROCESS（几个机器人进程共用一个数据库）需要 PostgreSQL：SQLite 只供一个进程使用。")
     await open_database(config.banshabot_database_url)
     _startup = contextvars.copy_context()
-    journal = attempts_file(config.banshabot_database_url, config.banshabot_process)
+    journal = attempts_file(config.banshabot_database_url, config.banshabot_process, config.banshabot_sending_file)
     if journal is not None:
         outbox.handed.open(journal)
     path = sqlite_path(config.banshabot_database_url)
