@@ -123,6 +123,7 @@ class OneBotSim:
 
         self._ids = itertools.count(1001)
         self._msg_ids = itertools.count(first_message_id)  # another OneBot session: ids go on
+        self._private_times: dict[int, int] = {}  # OneBot's time of each private message, by its id
         self._requests: dict[str, tuple[str, int, int | None]] = {}  # flag -> (kind, user, group)
         self._ws: ClientConnection | None = None
         self._reader: asyncio.Task | None = None
@@ -208,12 +209,15 @@ class OneBotSim:
             "raw_message": cq_escape(text), "font": 14,
         }
 
-    async def private(self, user_id: int, text: str, message_id: int | None = None) -> int:
-        """A private message to the bot (a friend's, or a stranger's); returns its message id (pass it
-        again to repeat it)."""
+    async def private(self, user_id: int, text: str, message_id: int | None = None, at: int | None = None) -> int:
+        """A private message to the bot (a friend's, or a stranger's) at OneBot's time `at` (now); returns its
+        message id (pass it again to repeat it)."""
         body = self._message(text)
         if message_id is not None:
             body.update(message_id=message_id, message_seq=message_id, real_id=message_id)
+        # a message delivered again carries its first delivery's time: the time tells a redelivery from a message
+        # set up anew under an old id (service/handling.py, Seen.verdict)
+        body["time"] = self._private_times.setdefault(body["message_id"], int(time.time()) if at is None else at)
         await self._push({
             "post_type": "message", "message_type": "private", "user_id": user_id,
             "sub_type": "friend" if user_id in self.friends else "other",  # a non-friend's: NapCat's temp session or other

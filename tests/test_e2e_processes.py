@@ -45,10 +45,10 @@ class Account:
         return [d for sim in self.sims for d in sim.delivered]
 
     async def send(self, qq: int, text: str) -> None:
-        ident = next(self.ids)  # the same event, to each connection that is up
+        ident, at = next(self.ids), int(time.time())  # the same event, to each connection that is up
         for sim in self.sims:
             if sim.connected:
-                await sim.private(qq, text, message_id=ident)
+                await sim.private(qq, text, message_id=ident, at=at)
 
     async def ask(self, qq: int, text: str, expect: str) -> str:
         marks = [sim.mark() for sim in self.sims]
