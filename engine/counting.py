@@ -37,7 +37,7 @@ class Counting:
             raise Rejected("今天有人自爆，投票取消")
         if s.day.vote_held:
             raise Rejected(s.day.vote_held)
-        if cmd.kind == "exile" and "election" in s.day.votes and "election" not in s.day.counted:
+        if cmd.kind == "exile" and "election" in s.day.votes and s.day.counted.count("election") < s.day.rounds.get("election", 1):
             # a day with both: "最先高票者当选警长，出人票最高者出局" — the election is counted first
             raise Rejected("今天先统计警长竞选，再统计放逐投票：请先提交警长竞选的票")
         if unknown := [v for v, _ in cmd.void if s.player(v) is None]:
@@ -61,18 +61,25 @@ class Counting:
             valid.append((voter_name, target_name, weight))
         bonus = self.rules.exile_bonus(self) if cmd.kind == "exile" else {}
         counts, result = count(valid, bonus, self.rules.tie_rule(self, cmd.kind))
+        pk_round = cmd.kind in s.day.pk
+        pk = self._pk(cmd.kind, counts) if result is None else ()
         s.day.counted.append(cmd.kind)
+        if pk:
+            s.day.pk[cmd.kind] = pk
+            s.day.rounds[cmd.kind] = s.day.counted.count(cmd.kind) + 1
         shown = {k: shown_count(v) for k, v in counts.items()}
         s.tallies.append({"phase": "day", "number": s.day_no, "kind": cmd.kind, "counts": shown, "result": result})
         public = self.rules.public_counts(self, cmd.kind, counts)
         notes = self.rules.count_notes(self, cmd.kind, valid)
         ballots = _Ballots(self, cmd, valid, void)
-        text = ballots.text(f"第{s.day_no}天{word}结果：", public, result, [n for n, open_ in notes if open_])
+        text = ballots.text(f"第{s.day_no}天{word}{'PK' if pk_round else ''}结果：", public, result,
+                            [n for n, open_ in notes if open_], pk)
         secret = []
         if public != counts:
             secret.append("实际计数（含暗记）：" + ballots.counts_line(counts))
         secret += [n for n, open_ in notes if not open_]
-        cards = self.rules.no_vote_cards(self) if cmd.kind == "exile" and cmd.whole else ()
+        # the day's no-vote cards are the first round's: a PK round is the same day's vote, once more
+        cards = self.rules.no_vote_cards(self) if cmd.kind == "exile" and cmd.whole and not pk_round else ()
         carded = [p for p in ballots.missing() if p.name not in cmd.excused] if cards else []
         if missing := ballots.missing():
             rule = self.rules.no_vote_card(self)
@@ -86,13 +93,24 @@ class Counting:
         if director:
             self.tell("director", director)
         self.rules.counted(self, cmd.kind, valid, result)
-        if cmd.kind == "election":
+        if pk:
+            tied = "、".join(self.label(s.player(n)) for n in pk)
+            after = "本局没有警长" if cmd.kind == "election" else "无人出局"
+            self.tell("public", f"{word}平票，进入PK：{tied} 上PK台发言，其他角色在投票帖重新投票，只能投给 {tied}"
+                      f"（PK台上的角色不参与投票）。再次平票则{after}。")
+        elif cmd.kind == "election":
             self.rules.after_election(self, result)
         elif result:
             self.rules.exile(self, s.player(result))
         for p in carded:  # "没有投票（或弃票）的玩家将记作一张黄牌": given once the count has taken effect
             if self.phase != "over":
                 self.give_card(cards[0], p, f"第{s.day_no}天没有投票。规则：{self.rules.no_vote_card(self)}", len(cards))
+
+    def _pk(self, kind: str, counts: dict[str, Fraction]) -> tuple[str, ...]:
+        """The tied who go to a PK round, in seat order: a tie on the top count the ruleset sends to one."""
+        best = max(counts.values(), default=ZERO)
+        top = [p.name for p in self.state.players if p.name in counts and counts[p.name] == best]
+        return tuple(top) if best > 0 and len(top) > 1 and self.rules.tie_round(self, kind) else ()
 
     def vote_weight(self, voter: str, kind: str) -> Fraction:
         return self.rules.vote_weight(self, voter, kind)
@@ -120,13 +138,13 @@ class _Ballots:
         return "、".join(f"{self.label(n)} {written(v)}票" for n, v in ranked) or "无有效票"
 
     def missing(self) -> list[Player]:
-        """The living who could vote today and cast nothing."""
-        day = self.g.state.day
+        """The living who could vote in this count and cast nothing (the tied of a PK round cannot)."""
+        g = self.g
         posted = self.cast | {name for name, _ in self.void}
-        return [p for p in self.g.state.alive() if p.name not in posted and p.name not in day.may_not_vote]
+        return [p for p in g.state.alive() if p.name not in posted and g.rules.ballot_problem(g, self.kind, p.name, ABSTAIN) is None]
 
-    def text(self, heading: str, counts: dict[str, Fraction], result: str | None, notes: list[str]) -> str:
-        lines = [heading, self.counts_line(counts), self._result(counts, result)]
+    def text(self, heading: str, counts: dict[str, Fraction], result: str | None, notes: list[str], pk: tuple[str, ...] = ()) -> str:
+        lines = [heading, self.counts_line(counts), self._result(counts, result, pk)]
         cast = [b for b in self.valid if b[1] != ABSTAIN]
         if cast:
             lines.append("票型：")
@@ -145,10 +163,12 @@ class _Ballots:
         notes = ([f"{written(weight)}票"] if weight != 1 else []) + ([f"改票，原投 {self.label(self.first[voter])}"] if voter in self.first else [])
         return f"（{'，'.join(notes)}）" if notes else ""
 
-    def _result(self, counts: dict[str, Fraction], result: str | None) -> str:
+    def _result(self, counts: dict[str, Fraction], result: str | None, pk: tuple[str, ...]) -> str:
         best = max(counts.values(), default=ZERO)
         top = sorted((n for n, v in counts.items() if v == best and v > 0), key=lambda n: self.g.state.player(n).seat)
         tied = f"平票（{'、'.join(self.label(n) for n in top)} 各{written(best)}票），" if len(top) > 1 else ""
+        if pk:
+            return f"结果：{tied}进入PK"
         if self.kind == "election":
             return f"结果：{tied}" + (f"{self.label(result)} 当选警长" if result else "本局没有警长")
         if result:  # a tie with a result: 146's "平票时警长投票的角色出局"

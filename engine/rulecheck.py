@@ -189,8 +189,14 @@ class Checker:
             except (ValueError, ZeroDivisionError):
                 self.bad(("sheriff", "weight"), "警长票数应是数或分数（如 3/2）")
         for kind, rule in (d.get("ties") or {}).items() if isinstance(d.get("ties"), dict) else ():
-            if rule not in TIES:
+            if kind not in ("election", "exile"):
+                self.bad(("ties", kind), "平票规则按投票种类给出：election（警长竞选）或 exile（放逐投票）")
+            elif rule not in TIES:
                 self.bad(("ties", kind), f"平票规则应是以下之一：{'、'.join(TIES)}")
+            elif rule == "sheriffs_vote" and kind == "election":
+                self.bad(("ties", kind), "sheriffs_vote（按警长的票）只用于放逐投票：竞选时还没有警长")
+            elif rule == "sheriffs_vote" and not (isinstance(phases, dict) and phases.get("election_day")):
+                self.bad(("ties", kind), "sheriffs_vote（按警长的票）需要警长：本帖没有警长竞选（phases.election_day）")
         limits = d.get("limits") or {}
         if self.mapping(("limits",), limits):
             for key, v in limits.items():

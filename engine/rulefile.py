@@ -105,7 +105,7 @@ class FileRuleset(Ruleset):
         self.day_after_election = bool(ph.get("day_after_election", False))
         # 154: "第一天讨论日结束，最先高票者当选警长，出人票最高者出局。" — both counts on the election day
         self.election_votes = EXILE | ELECTION if ph.get("exile_on_election_day") else ELECTION
-        self.ties = {kind: TIES[rule] for kind, rule in (data.get("ties") or {}).items()}
+        self.ties = dict(data.get("ties") or {})
         sh = data.get("sheriff") or {}
         self.sheriff_weight = Fraction(str(sh.get("weight", 1)))
         self.badge_may_be_torn = bool(sh.get("badge_may_be_torn", False))
@@ -208,7 +208,11 @@ class FileRuleset(Ruleset):
         return self.election_votes if day_no == self.election_day else EXILE
 
     def tie_rule(self, g, kind: str) -> votes.TieRule:
-        return self.ties.get(kind, votes.nobody)
+        return TIES[self.ties.get(kind, "nobody")](g)
+
+    def tie_round(self, g, kind: str) -> bool:
+        # 平票PK: "平票者PK，再投一轮，只能投给平票者；再次平票则无人出局" — one PK a day, its own tie sends nobody
+        return self.ties.get(kind) == "pk" and kind not in g.state.day.pk
 
     def speed_up_needed(self, living: int) -> int:
         return living // 2 + 1 if self.more_than_half else super().speed_up_needed(living)
@@ -509,7 +513,9 @@ def _all_marked(rules, g, faction, mark) -> bool:
 
 CONDITIONS = {"all_marked": _all_marked, "votes_half": _votes_half, "head_half": _head_half, "all_out": _all_out, "team_out": _team_out,
               "faction_out": _faction_out, "others_lost": _others_lost}
-TIES = {"nobody": votes.nobody, "first_to_reach": votes.first_to_reach}
+# a file's tie rules, each made for the count at hand (`sheriffs_vote` reads who holds the badge then)
+TIES = {"nobody": lambda g: votes.nobody, "first_to_reach": lambda g: votes.first_to_reach,
+        "sheriffs_vote": lambda g: votes.sheriffs_vote(g.state.sheriff), "pk": lambda g: votes.nobody}
 
 
 def _shared(declared, holders: tuple[str, ...], own):

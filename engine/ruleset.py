@@ -249,6 +249,9 @@ class Ruleset:
         day = g.state.day
         if voter in day.may_not_vote:
             return f"{voter} 今天不能投票（{day.may_not_vote[voter]}）"
+        pk = day.pk.get(kind)
+        if pk and voter in pk:
+            return f"{voter} 在PK台上，不参与PK投票"
         if target == "弃权":
             return None
         t = g.state.player(target)
@@ -258,6 +261,8 @@ class Ruleset:
             return f"{target} 已出局，不能被投票"
         if target in day.may_not_be_voted:
             return f"{target} 今天不能成为投票对象（{day.may_not_be_voted[target]}）"
+        if pk and target not in pk:
+            return "PK只能投给平票者：" + "、".join(pk)
         allowed = day.only_for.get(voter, day.only_for.get("*"))
         if allowed is not None and target not in allowed:
             return f"{voter} 今天只能投票给 " + "、".join(sorted(allowed))
@@ -287,6 +292,11 @@ class Ruleset:
 
     def tie_rule(self, g: "Game", kind: str) -> votes.TieRule:
         return votes.nobody
+
+    def tie_round(self, g: "Game", kind: str) -> bool:
+        """Whether a tie in this count, with no result by `tie_rule`, goes to a PK round today: a second count
+        between the tied only, in which they do not vote."""
+        return False
 
     def counted(self, g: "Game", kind: str, ballots: list[tuple[str, str, Fraction]], result: str | None) -> None:
         """A count was tallied (`ballots`: the valid ones), before its result takes effect."""

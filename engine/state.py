@@ -367,6 +367,7 @@ class Day(Phase):
     may_not_be_voted: dict[str, str] = field(default_factory=RecordedDict)
     # voter -> the only targets that voter's ballot may name today ("*": every voter not listed)
     only_for: dict[str, frozenset[str]] = field(default_factory=RecordedDict)
+    pk: dict[str, tuple[str, ...]] = field(default_factory=RecordedDict)  # kind -> the tied of its PK round, in seat order
     vote_held: str | None = None  # why today's vote may not be counted now (an event runs the day otherwise)
     private_votes: bool = False  # the ballots are sent to the director privately, not posted in the thread
     private_ballots: dict[str, tuple[str, str]] = field(default_factory=RecordedDict)  # voter -> (target, reason), as sent

@@ -35,6 +35,17 @@ def first_to_reach(counts, ballots, top):
     return None
 
 
+def sheriffs_vote(sheriff: str | None) -> TieRule:
+    """146: "平票时警长投票的角色出局，警长未投票则无人出局。" As written: on a tie for the top count the player the
+    sheriff voted for goes out, among the tied or not (his 2.5 leave his candidate on a half count no whole-vote
+    rival equals); a sheriff who did not vote, or abstained, sends nobody."""
+
+    def rule(counts, ballots, top):
+        return next((t for voter, t, _ in ballots if voter == sheriff), None)
+
+    return rule
+
+
 def count(ballots: list[tuple[str, str, Fraction]], bonus: dict[str, Fraction], tie: TieRule) -> tuple[dict[str, Fraction], str | None]:
     """`ballots`: (voter, target or 弃权, weight) in posting order. Returns the counts and the result."""
     counts: dict[str, Fraction] = {}

@@ -479,6 +479,11 @@ def _counted(t: Table) -> str:
     label = {p.name: g.label(p) for p in g.state.players}
     ranked = sorted(tally["counts"].items(), key=lambda c: (-c[1], g.state.player(c[0]).seat))
     counts = "、".join(f"{label[name]} {n}票" for name, n in ranked) or "无有效票"
+    pk = g.state.day.pk.get(tally["kind"]) if g.state.day else None
+    if pk and tally["result"] is None and g.state.day.counted.count(tally["kind"]) == 1:
+        word = "竞选" if tally["kind"] == "election" else "投票"
+        return (f"计票完成：{counts}；结果：平票，{'、'.join(label[n] for n in pk)} 进入PK。可公示的计票结果与PK说明见上；"
+                f"PK的投票结束后，请发送“{word}”加PK的投票帖计票。")
     return f"计票完成：{counts}；结果：{label.get(tally['result'], '平票或无票，无人')}。可公示的计票结果见上。"
 
 

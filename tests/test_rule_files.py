@@ -71,6 +71,10 @@ def _line_of(text: str, needle: str) -> int:
     ("      - all_out: [村民]  ", "      - all_out: [农民]  ", "all_out: [农民]", "「农民」不是本帖的身份"),
     ("announce_order: seat", "anounce_order: seat", "anounce_order", "未知的键"),
     ("players: 13", "players: [13", "players: [13", "不是有效的 YAML"),
+    ("announce_order: seat", "ties: {election: sheriffs_vote}\nannounce_order: seat", "election: sheriffs_vote", "只用于放逐投票"),
+    ("announce_order: seat", "ties: {day: pk}\nannounce_order: seat", "day: pk", "按投票种类给出"),
+    ("announce_order: seat", "ties: {exile: coin}\nannounce_order: seat", "exile: coin", "平票规则应是以下之一"),
+    ("  election_day: 1\n  day_after_election: true\n", "ties: {exile: sheriffs_vote}\n", "exile: sheriffs_vote", "本帖没有警长竞选"),
 ])
 def test_a_wrong_file_is_answered_in_chinese_at_its_key_and_line(tmp_path, old, new, needle, words):
     proc = _wrong(tmp_path, old, new)

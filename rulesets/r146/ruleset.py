@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from engine import skills, votes
+from engine import skills
 from engine.errors import Rejected
 from engine.game import Game
 from engine.library import IDENTITY, OFFICE, TEAM_SKILL, Param, Part, entry
@@ -507,19 +507,6 @@ class R146(FileRuleset):
     def choices(self) -> dict[str, dict]:
         return {moons.CHOICE: {m.name: m for m in moons.EVENTS}}
 
-
-    def tie_rule(self, g: Game, kind: str) -> votes.TieRule:
-        if kind == "election":
-            return super().tie_rule(g, kind)  # the file's: 竞岗 "最先获得投票数最多的角色当选警长"
-        sheriff = g.state.sheriff
-
-        def sheriffs_choice(counts, ballots, top):
-            # "平票时警长投票的角色出局，警长未投票则无人出局。" As written: on a tie for the top count the
-            # player the sheriff voted for goes out, among the tied or not (his 2.5 leave his candidate on a
-            # half count no whole-vote rival equals); a sheriff who did not vote, or abstained, sends nobody.
-            return next((t for voter, t, _ in ballots if voter == sheriff), None)
-
-        return sheriffs_choice
 
     def void_posts(self, g: Game, kind: str) -> list[tuple[str, str]]:
         return moons.thread_votes(g, kind)
