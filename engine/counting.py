@@ -108,12 +108,17 @@ class Counting:
 
     def _pk(self, kind: str, counts: dict[str, Fraction]) -> tuple[str, ...]:
         """The tied who go to a PK round, in seat order: a tie on the top count the ruleset sends to one."""
-        best = max(counts.values(), default=ZERO)
-        top = [p.name for p in self.state.players if p.name in counts and counts[p.name] == best]
-        return tuple(top) if best > 0 and len(top) > 1 and self.rules.tie_round(self, kind) else ()
+        top = _top(self, counts)
+        return tuple(top) if len(top) > 1 and self.rules.tie_round(self, kind) else ()
 
     def vote_weight(self, voter: str, kind: str) -> Fraction:
         return self.rules.vote_weight(self, voter, kind)
+
+
+def _top(g: Game, counts: dict[str, Fraction]) -> list[str]:
+    """Who has the top count, in seat order (nobody where it is not above zero)."""
+    best = max(counts.values(), default=ZERO)
+    return [p.name for p in g.state.players if best > 0 and counts.get(p.name) == best]
 
 
 class _Ballots:
@@ -165,7 +170,7 @@ class _Ballots:
 
     def _result(self, counts: dict[str, Fraction], result: str | None, pk: tuple[str, ...]) -> str:
         best = max(counts.values(), default=ZERO)
-        top = sorted((n for n, v in counts.items() if v == best and v > 0), key=lambda n: self.g.state.player(n).seat)
+        top = _top(self.g, counts)
         tied = f"平票（{'、'.join(self.label(n) for n in top)} 各{written(best)}票），" if len(top) > 1 else ""
         if pk:
             return f"结果：{tied}进入PK"
