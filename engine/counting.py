@@ -5,6 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
+from . import tie_pick
 from .cards import cards_words
 from .commands import Ballots
 from .errors import Rejected
@@ -63,6 +64,7 @@ class Counting:
         counts, result = count(valid, bonus, self.rules.tie_rule(self, cmd.kind))
         pk_round = cmd.kind in s.day.pk
         pk = self._pk(cmd.kind, counts) if result is None else ()
+        picking = tie_pick.tied_for_pick(self, cmd.kind, _top(self, counts)) if result is None else ()
         s.day.counted.append(cmd.kind)
         if pk:
             s.day.pk[cmd.kind] = pk
@@ -73,7 +75,7 @@ class Counting:
         notes = self.rules.count_notes(self, cmd.kind, valid)
         ballots = _Ballots(self, cmd, valid, void)
         text = ballots.text(f"第{s.day_no}天{word}{'PK' if pk_round else ''}结果：", public, result,
-                            [n for n, open_ in notes if open_], pk)
+                            [n for n, open_ in notes if open_], pk, picking)
         secret = []
         if public != counts:
             secret.append("实际计数（含暗记）：" + ballots.counts_line(counts))
@@ -102,6 +104,8 @@ class Counting:
             self.rules.after_election(self, result)
         elif result:
             self.rules.exile(self, s.player(result))
+        elif picking:
+            tie_pick.ask(self, picking)
         for p in carded:  # "没有投票（或弃票）的玩家将记作一张黄牌": given once the count has taken effect
             if self.phase != "over":
                 self.give_card(cards[0], p, f"第{s.day_no}天没有投票。规则：{self.rules.no_vote_card(self)}", len(cards))
@@ -148,8 +152,9 @@ class _Ballots:
         posted = self.cast | {name for name, _ in self.void}
         return [p for p in g.state.alive() if p.name not in posted and g.rules.ballot_problem(g, self.kind, p.name, ABSTAIN) is None]
 
-    def text(self, heading: str, counts: dict[str, Fraction], result: str | None, notes: list[str], pk: tuple[str, ...] = ()) -> str:
-        lines = [heading, self.counts_line(counts), self._result(counts, result, pk)]
+    def text(self, heading: str, counts: dict[str, Fraction], result: str | None, notes: list[str], pk: tuple[str, ...] = (),
+             picking: tuple[str, ...] = ()) -> str:
+        lines = [heading, self.counts_line(counts), self._result(counts, result, pk, picking)]
         cast = [b for b in self.valid if b[1] != ABSTAIN]
         if cast:
             lines.append("票型：")
@@ -168,12 +173,14 @@ class _Ballots:
         notes = ([f"{written(weight)}票"] if weight != 1 else []) + ([f"改票，原投 {self.label(self.first[voter])}"] if voter in self.first else [])
         return f"（{'，'.join(notes)}）" if notes else ""
 
-    def _result(self, counts: dict[str, Fraction], result: str | None, pk: tuple[str, ...]) -> str:
+    def _result(self, counts: dict[str, Fraction], result: str | None, pk: tuple[str, ...], picking: tuple[str, ...]) -> str:
         best = max(counts.values(), default=ZERO)
         top = _top(self.g, counts)
         tied = f"平票（{'、'.join(self.label(n) for n in top)} 各{written(best)}票），" if len(top) > 1 else ""
         if pk:
             return f"结果：{tied}进入PK"
+        if picking:
+            return f"结果：{tied}由警长决定其中一名出局"
         if self.kind == "election":
             return f"结果：{tied}" + (f"{self.label(result)} 当选警长" if result else "本局没有警长")
         if result:  # a tie with a result: 146's "平票时警长投票的角色出局"

@@ -11,6 +11,7 @@ import sys
 from fractions import Fraction
 from pathlib import Path
 
+from . import tie_pick
 from .library import IDENTITY, OFFICE, SKILL, TEAM_SKILL, entries
 from .rulefile import CONDITIONS, TIES, FileProblem, FileRuleset, RuleFileError, code_module, read
 
@@ -23,6 +24,8 @@ TOP = {"id": "规则帖编号", "title": "标题", "version": "规则版本", "p
        "secret_causes": "不公示的出局原因", "code": "本帖独有的代码", "judging": "胜负的判定方式",
        "ties": "平票规则", "hook_order": "出局时各身份结算的先后"}
 REQUIRED = ("id", "title", "players", "factions", "identities", "phases")
+# the tie rules that need a sheriff
+SHERIFFS = {"sheriffs_vote": "按警长的票", tie_pick.RULE: "由警长决定"}
 ANCHORS = ("close", "now", "open", "clock", "opened")
 
 
@@ -174,6 +177,14 @@ class Checker:
         self.orders(d)
         return self.problems
 
+    def pick_limit(self, at: tuple, rule: str, limit) -> None:
+        """The sheriff's pick on a tie has its time, which ends by 关门 at the latest (engine/tie_pick.py)."""
+        example = "（如 {anchor: now, minutes: 30, text: 规则帖原话}：计票后30分钟，最迟关门前）"
+        if limit is None:
+            self.bad(at, f"{rule}（{SHERIFFS[rule]}）需要警长决定的时限：请在 limits 中写 {tie_pick.LIMIT}" + example)
+        elif isinstance(limit, dict) and limit.get("anchor") == "close" and limit.get("minutes") != 0:
+            self.bad(("limits", tie_pick.LIMIT), "警长须在关门前决定平票：这个时限不能在关门之后" + example)
+
     def shapes(self, d: dict) -> None:
         """The plain settings have the shape they are read in."""
         phases = d["phases"]
@@ -193,10 +204,12 @@ class Checker:
                 self.bad(("ties", kind), "平票规则按投票种类给出：election（警长竞选）或 exile（放逐投票）")
             elif rule not in TIES:
                 self.bad(("ties", kind), f"平票规则应是以下之一：{'、'.join(TIES)}")
-            elif rule == "sheriffs_vote" and kind == "election":
-                self.bad(("ties", kind), "sheriffs_vote（按警长的票）只用于放逐投票：竞选时还没有警长")
-            elif rule == "sheriffs_vote" and not (isinstance(phases, dict) and phases.get("election_day")):
-                self.bad(("ties", kind), "sheriffs_vote（按警长的票）需要警长：本帖没有警长竞选（phases.election_day）")
+            elif rule in SHERIFFS and kind == "election":
+                self.bad(("ties", kind), f"{rule}（{SHERIFFS[rule]}）只用于放逐投票：竞选时还没有警长")
+            elif rule in SHERIFFS and not (isinstance(phases, dict) and phases.get("election_day")):
+                self.bad(("ties", kind), f"{rule}（{SHERIFFS[rule]}）需要警长：本帖没有警长竞选（phases.election_day）")
+            elif rule == tie_pick.RULE:
+                self.pick_limit(("ties", kind), rule, (d.get("limits") or {}).get(tie_pick.LIMIT))
         limits = d.get("limits") or {}
         if self.mapping(("limits",), limits):
             for key, v in limits.items():

@@ -16,7 +16,7 @@ from fractions import Fraction
 
 import yaml
 
-from . import votes
+from . import tie_pick, votes
 from .library import HOOKS, TEAM_SKILL, Part, defines, entries
 from .ruleset import DayLength, Quota, Role, Ruleset, TimeLimit
 
@@ -141,6 +141,8 @@ class FileRuleset(Ruleset):
         self.settlement = list(data.get("settlement", ()))
         self.prompt_text = (data.get("night") or {}).get("prompt", "")
         self.skills = {s.name: s for part in parts for s in part.skills()}
+        if tie_pick.RULE in self.ties.values():
+            self.skills[tie_pick.PICK] = tie_pick.skill()
         for part in parts:
             for word, run in part.shared_skills().items():
                 self.skills[word] = dataclasses.replace(self.skills[word], run=_shared(self.skills[word].run, part.holders, run))
@@ -324,6 +326,7 @@ class FileRuleset(Ruleset):
         return done
 
     def closing(self, g) -> None:
+        tie_pick.closing(g)
         for p in self.hooks["closing"]:
             p.closing(g)
 
@@ -362,6 +365,9 @@ class FileRuleset(Ruleset):
             part.counted(g, kind, ballots, result)
 
     def after_death(self, g, p, cause: str) -> None:
+        if pending := g.pending_for(p.name, tie_pick.PICK):
+            g.settle(pending)  # a sheriff out before deciding (a red card, a shot) decides nothing
+            tie_pick.lapse(g, p.name, "已出局")
         for part in self.hooks["after_death"]:
             part.after_death(g, p, cause)
 
@@ -373,6 +379,8 @@ class FileRuleset(Ruleset):
             part.public(g, what, p)
 
     def expire(self, g, pending) -> None:
+        if pending.skill == tie_pick.PICK:
+            tie_pick.lapse(g, pending.who, "没有决定平票者中谁出局")
         for part in self.hooks["expire"]:
             part.expire(g, pending)
 
@@ -515,7 +523,8 @@ CONDITIONS = {"all_marked": _all_marked, "votes_half": _votes_half, "head_half":
               "faction_out": _faction_out, "others_lost": _others_lost}
 # a file's tie rules, each made for the count at hand (`sheriffs_vote` reads who holds the badge then)
 TIES = {"nobody": lambda g: votes.nobody, "first_to_reach": lambda g: votes.first_to_reach,
-        "sheriffs_vote": lambda g: votes.sheriffs_vote(g.state.sheriff), "pk": lambda g: votes.nobody}
+        "sheriffs_vote": lambda g: votes.sheriffs_vote(g.state.sheriff), "pk": lambda g: votes.nobody,
+        tie_pick.RULE: lambda g: votes.nobody}
 
 
 def _shared(declared, holders: tuple[str, ...], own):

@@ -12,6 +12,7 @@ from typing import Awaitable, Callable
 from tortoise.transactions import in_transaction
 
 from engine import Act, Ballots, Card, CloseDay, FactionLoss, OpenDay, ResolveNight, SpeedUp, Timeout
+from engine import tie_pick
 from engine.typed import number, quoted
 from rulesets import RULESETS
 from rulesets import get as get_ruleset
@@ -484,6 +485,10 @@ def _counted(t: Table) -> str:
         word = "竞选" if tally["kind"] == "election" else "投票"
         return (f"计票完成：{counts}；结果：平票，{'、'.join(label[n] for n in pk)} 进入PK。可公示的计票结果与PK说明见上；"
                 f"PK的投票结束后，请发送“{word}”加PK的投票帖计票。")
+    picker = next((q.who for q in g.state.pending if q.skill == tie_pick.PICK), None)
+    if picker and tally["result"] is None:
+        return (f"计票完成：{counts}；结果：平票，由警长 {label[picker]} 决定谁出局（已私聊他）。可公示的计票结果见上；"
+                "他的决定会通知你。关门会结束他的时限（未决定则无人出局），请等他决定或时限过后再关门。")
     return f"计票完成：{counts}；结果：{label.get(tally['result'], '平票或无票，无人')}。可公示的计票结果见上。"
 
 

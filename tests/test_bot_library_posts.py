@@ -1,12 +1,20 @@
 """The posts made only of the library in the bot (rulesets/s12.yaml, rulesets/s16.yaml): 新游戏 starts them like
 any other; the pack's group holds who the file puts in it (not the 石像鬼); what their players send is read by the
-bot's parser with the posts' own words (a swap of two numbers, the 白狼王 taking one) and played."""
+bot's parser with the posts' own words (a swap of two numbers, the 白狼王 taking one) and played. A post whose sheriff
+decides a tied exile (tests/scenarios/posts/pick.yaml): the director's count says whom the bot asked, and the
+sheriff's private “决定” sends the one he names out."""
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
 from bot_helpers import DIRECTOR, drain, texts_to
 
+import rulesets
 from engine import Ballots, CloseDay, OpenDay
+from engine.rulecheck import load_text
 from rulesets import get
+from service import director as directing
 from service import groups
 from service.parse import player_text
 
@@ -63,3 +71,36 @@ async def test_s12_white_wolf_king_takes_one_through_the_parser(banshabot, clean
     assert any("4号 白狼 自爆出局，并带走 9号 守卫" in text for text in texts_to(told, DIRECTOR)), texts_to(told, DIRECTOR)
     assert {p.name for p in t.game.state.players if not p.alive} == {"白狼", "守卫"}
     assert t.game.state.day.called_off  # "然后当天不再进行投票"
+
+
+PICKING = [("甲", "狼人"), ("乙", "狼人"), ("丙", "狼人"), ("丁", "预言家"), ("戊", "猎人"), ("己", "白痴"), ("庚", "村民"),
+           ("辛", "村民")]
+
+
+@pytest.fixture
+def pick_post():
+    post = load_text((Path(__file__).parent / "scenarios" / "posts" / "pick.yaml").read_text(encoding="utf-8"))
+    rulesets.add(post)
+    yield post.id
+    del rulesets.RULESETS[post.id]
+
+
+async def test_the_sheriff_decides_a_tied_exile_by_private_message(banshabot, clean, pick_post):
+    service = banshabot.service
+    t, _ = await started(service, pick_post, PICKING)
+    for cmd in (CloseDay(), OpenDay(), Ballots("election", (("甲", "丁"),)), OpenDay()):
+        outcome = await service.submit(t, cmd, source="test")
+        assert outcome.ok, outcome.error
+    await drain()
+
+    async def no_friends():
+        return set()
+
+    reply = await directing.handle(service, str(DIRECTOR), "投票 甲:戊 乙:己 丙:戊 庚:己", no_friends)
+    assert "结果：平票，由警长 4号 丁 决定谁出局（已私聊他）" in reply and "请等他决定或时限过后再关门" in reply
+    asked = texts_to(await drain(), qq(PICKING, "丁"))
+    assert any("请在 5号 戊、6号 己 中决定一名出局，发送“决定 座位号”" in text for text in asked), asked
+    told = await sent(service, t, pick_post, "丁", "决定 5")
+    assert "【可公示】放逐投票平票，警长 4号 丁 决定 5号 戊 出局。" in texts_to(told, DIRECTOR)
+    assert any("<开枪>" in text for text in texts_to(told, qq(PICKING, "戊")))
+    assert not t.game.state.player("戊").alive

@@ -1,24 +1,30 @@
-"""Random games of the rule posts made only of the library (rulesets/s12.yaml, rulesets/s16.yaml), from the deal
+"""Random games of the rule posts made only of the library (rulesets/s12.yaml, rulesets/s16.yaml, and the posts of
+the tie rules, tests/scenarios/posts/pk.yaml and pick.yaml), from the deal
 to the end, with the engine's invariants checked after every command (tests/random_play.py: a refusal changes
 nothing and says why, the dead never act but to answer what is asked of them, a limited skill fires once, a skill
 comes only from its identity and in its phase, nobody dies twice, a finished game has one winner) and the accepted
 commands replayed at the end. What a player may send is read from the post itself (its skills, its night slots),
 so the same driver plays any post of the library; the new identities' own rules are checked beside:
 the guard never guards one player two nights running, a day skill that ends in a death (白狼自爆, 决斗, 自爆)
-never comes on the election day, and the wolf beauty's charm never names her last night's player."""
+never comes on the election day, and the wolf beauty's charm never names her last night's player. Of the ties: in a
+PK round only the tied may be named and they do not vote, a day counts a vote at most twice, and the sheriff's pick
+(决定) is asked of him alone and names one of the tied."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
 from engine import Act, Ballots, Card, CloseDay, OpenDay, Timeout
-from random_play import WHOLE_GAMES, Broken, Chooser, Play, any_actor, any_target, explained, some_noise
+from engine.rulecheck import load_text
+from engine.tie_pick import PICK
+from random_play import WHOLE_GAMES, Broken, Chooser, Play, any_actor, any_target, explained, show, some_noise
 from rulesets import get
 
-POSTS = ("S12", "S16")
+POSTS = ("S12", "S16", "pk.yaml", "pick.yaml")  # the shipped posts by id, the tie posts by file (tests/scenarios/posts)
 MAX_PHASES = 50
 NOT_TWICE = ("守护", "魅惑", "禁言")  # "不能连续两晚……同一名角色"
 DEADLY_DAY = ("白狼自爆", "决斗", "自爆")  # "除竞选日外的游戏日白天"
@@ -26,7 +32,7 @@ DEADLY_DAY = ("白狼自爆", "决斗", "自爆")  # "除竞选日外的游戏�
 
 class Run(Play):
     dead_may = {"殉职", "开枪", "遗言", "放弃", "投降"}
-    asked = ("殉职", "开枪")
+    asked = ("殉职", "开枪", PICK)
     limited = ("救药", "毒药", "白狼自爆", "决斗")
 
     def __init__(self, rules, ch: Chooser, seed: int):
@@ -35,23 +41,43 @@ class Run(Play):
         names = [f"玩家{i}" for i in range(1, rules.players + 1)]
         super().__init__(rules, names, ch, seed)
         self.night_acts: dict[tuple[int, str], object] = {}
+        self.tied: list[str] = []
         self.factions = tuple(rules.factions_rules)
 
     def fresh(self) -> "Run":
         return Run(self.rules, Chooser(random.Random(0)), self.seed)
 
     def context(self) -> dict:
-        # who may not vote today (白痴 after his 翻牌; 禁言 where the post keeps the silenced from voting)
-        return {"may_not_vote": set(self.s.day.may_not_vote) if self.s.phase == "day" else set()}
+        # who may not vote today (白痴 after his 翻牌; 禁言 where the post keeps the silenced from voting), who is on
+        # today's PK, and the tied of the last exile count (whom the sheriff's pick may name)
+        day = self.s.day if self.s.phase == "day" else None
+        return {"may_not_vote": set(day.may_not_vote) if day else set(), "pk": dict(day.pk) if day else {},
+                "counted": list(day.counted) if day else [], "tied": self.tied}
 
     def valid_ballots(self, cmd, ctx, void=frozenset(), unvotable=frozenset()):
-        return super().valid_ballots(cmd, ctx, void=set(void) | ctx["may_not_vote"], unvotable=unvotable)
+        void = set(void) | ctx["may_not_vote"]
+        if tied := ctx["pk"].get(cmd.kind):  # the PK round: "只能投给平票者", "PK台上的角色不参与投票"
+            void |= set(tied)
+            unvotable = set(unvotable) | (ctx["alive"] - set(tied))
+        return super().valid_ballots(cmd, ctx, void=void, unvotable=unvotable)
+
+    def check_ballots(self, cmd, out, ctx):
+        again = ctx["counted"].count(cmd.kind)
+        self.check(again == 0 or (again == 1 and bool(ctx["pk"].get(cmd.kind))), "counted-twice",
+                   f"{cmd.kind} counted again on day {ctx['where'][2]} with no PK open")
+        want = super().check_ballots(cmd, out, ctx)
+        counts = self.s.tallies[-1]["counts"]
+        best = max(counts.values(), default=0)
+        self.tied = sorted(n for n, v in counts.items() if v == best and best > 0) if cmd.kind == "exile" else self.tied
+        return want
 
     def check_act(self, cmd: Act, ctx: dict):
         actor, skill, word = super().check_act(cmd, ctx)
         if skill is None:
             return
         _, night_no, day_no = ctx["where"]
+        if word == PICK:
+            self.check(self.name_of(cmd.target) in ctx["tied"], "pick-not-tied", f"{show(cmd)} names one not among the tied {ctx['tied']}")
         if word in DEADLY_DAY:
             self.check(day_no != self.rules.election_day, "wrong-phase", f"<{word}> accepted on the election day")
         if skill.when == "night" and not skill.team:
@@ -117,19 +143,35 @@ def day(run: Run) -> None:
         for p in list(s.pending):  # 殉职, 开枪: answered, or let go
             if ch.usually(70):
                 run.do(Act(p.who, p.skill, ch.pick(run.living()) if ch.usually(85) else None))
-        if ch.rarely(25):
-            skill = ch.pick([w for w in DEADLY_DAY if w in run.rules.skills])
+        deadly = [w for w in DEADLY_DAY if w in run.rules.skills]
+        if deadly and ch.rarely(25):
+            skill = ch.pick(deadly)
             holders = [p.name for p in s.alive() if p.role in run.owners.get(skill, ())]
             if holders:
                 run.do(Act(ch.pick(holders), skill, ch.pick(run.living())))
         some_noise(run, 2, noise)
     if not still():
         return
-    living = run.living()
     for kind in ("election", "exile"):
-        if s.phase == "day" and kind in s.day.votes and not s.day.called_off:
-            top = ch.pick(living)
-            run.do(Ballots(kind, tuple((v, top if ch.usually(75) else ch.pick(living)) for v in ch.shuffled(living))))
+        # a tie's PK round is the same vote counted again (at most once more)
+        for _ in range(2):
+            if not (s.phase == "day" and kind in s.day.votes and not s.day.called_off
+                    and s.day.counted.count(kind) < s.day.rounds.get(kind, 1)):
+                break
+            living, pk = run.living(), list(s.day.pk.get(kind, ()))
+            named = pk if pk and ch.usually(80) else living
+            voters = ch.shuffled(living)
+            if len(named) > 1 and ch.rarely(30):
+                # the thread split between two, the sheriff abstaining: the tie the post's rule settles
+                pair = ch.shuffled(named)[:2]
+                run.do(Ballots(kind, tuple((v, "弃权" if v == s.sheriff else pair[i % 2]) for i, v in enumerate(voters))))
+                continue
+            top = ch.pick(named)
+            run.do(Ballots(kind, tuple((v, top if ch.usually(60) else ch.pick(named)) for v in voters)))
+    for p in list(s.pending):  # the sheriff's pick on a tie, 殉职, 开枪: answered, or let go
+        if s.phase == "day" and ch.usually(70):
+            named = ch.pick(run.tied) if run.tied and ch.usually(60) else ch.pick(run.living())
+            run.do(Act(p.who, p.skill, named if ch.usually(85) else None))
 
 
 def play(run: Run) -> None:
@@ -149,7 +191,7 @@ def play(run: Run) -> None:
 
 @pytest.mark.parametrize("post", POSTS)
 def test_random_games_of_a_post_made_of_the_library(post):
-    rules = get(post)
+    rules = get(post) or load_text((Path(__file__).parent / "scenarios" / "posts" / post).read_text(encoding="utf-8"))
 
     # as tests/test_random_games.py: the delta debugging of `explained` shrinks a failing game, not Hypothesis
     @settings(WHOLE_GAMES, max_examples=60, phases=[Phase.explicit, Phase.reuse, Phase.generate])

@@ -75,6 +75,10 @@ def _line_of(text: str, needle: str) -> int:
     ("announce_order: seat", "ties: {day: pk}\nannounce_order: seat", "day: pk", "按投票种类给出"),
     ("announce_order: seat", "ties: {exile: coin}\nannounce_order: seat", "exile: coin", "平票规则应是以下之一"),
     ("  election_day: 1\n  day_after_election: true\n", "ties: {exile: sheriffs_vote}\n", "exile: sheriffs_vote", "本帖没有警长竞选"),
+    ("announce_order: seat", "ties: {election: sheriffs_pick}\nannounce_order: seat", "election: sheriffs_pick", "只用于放逐投票"),
+    ("announce_order: seat", "ties: {exile: sheriffs_pick}\nannounce_order: seat", "exile: sheriffs_pick", "需要警长决定的时限"),
+    ("limits:\n", "ties: {exile: sheriffs_pick}\nlimits:\n  tie_pick: {anchor: close, minutes: 30, text: 关门三十分钟内}\n",
+     "tie_pick: {anchor: close", "这个时限不能在关门之后"),
 ])
 def test_a_wrong_file_is_answered_in_chinese_at_its_key_and_line(tmp_path, old, new, needle, words):
     proc = _wrong(tmp_path, old, new)

@@ -1,25 +1,28 @@
 """A tie as the post settles it (`ties:` of a rule-post file, docs/rule-files.md): a PK round between the tied, with
 what the thread is told, who may vote in it and what a missing ballot costs there, and where it meets the post's
-other rules of the day (an exile counted on the election day, night 1's list published after the election)."""
+other rules of the day (an exile counted on the election day, night 1's list published after the election); and the
+sheriff's pick among the tied (警长决定), by private message before 关门."""
 from __future__ import annotations
 
 from pathlib import Path
 
 import yaml
 
-from engine import Act, Ballots, CloseDay, Game, OpenDay
+from engine import Act, Ballots, Card, CloseDay, Game, OpenDay
 from engine.events import Notice
 from engine.rulecheck import load_text
 
-POST = Path(__file__).parent / "scenarios" / "posts" / "pk.yaml"
+POSTS = Path(__file__).parent / "scenarios" / "posts"
 NAMES = [("甲", "狼人"), ("乙", "狼人"), ("丙", "狼人"), ("丁", "预言家"), ("戊", "女巫"), ("己", "村民"), ("庚", "村民"), ("辛", "村民")]
+# posts/pick.yaml: the hunter and the 翻牌白痴 where the PK post has the witch and a villager
+PICKING = [("甲", "狼人"), ("乙", "狼人"), ("丙", "狼人"), ("丁", "预言家"), ("戊", "猎人"), ("己", "白痴"), ("庚", "村民"), ("辛", "村民")]
 
 
-def game(**changes) -> Game:
-    data = yaml.safe_load(POST.read_text(encoding="utf-8"))
+def game(post: str = "pk.yaml", names=NAMES, **changes) -> Game:
+    data = yaml.safe_load((POSTS / post).read_text(encoding="utf-8"))
     for key, value in changes.items():
         data.setdefault(key, {}).update(value)
-    return Game(load_text(yaml.safe_dump(data, allow_unicode=True)), NAMES, seed=1)
+    return Game(load_text(yaml.safe_dump(data, allow_unicode=True)), names, seed=1)
 
 
 def run(g: Game, *cmds):
@@ -101,3 +104,63 @@ def test_night_ones_list_published_after_the_election_waits_for_its_pk():
     assert "昨晚出局" not in public(out) and g.state.player("辛").alive  # he still takes part, told nothing
     out = run(g, Ballots("election", (("甲", "丁"),)))
     assert "昨晚出局：8号 辛" in public(out) and not g.state.player("辛").alive
+
+
+def picking(sheriff: str | None = "丁"):
+    """posts/pick.yaml on day 2, `sheriff` elected on day 1 (None: nobody), and the count that ties 戊 and 己."""
+    g = game("pick.yaml", PICKING)
+    to_the_election(g)
+    run(g, Ballots("election", (("甲", sheriff),) if sheriff else ()), OpenDay())
+    return g, run(g, Ballots("exile", (("丁", "弃权"), ("甲", "戊"), ("乙", "己"), ("丙", "戊"), ("庚", "己"))))
+
+
+def test_a_tie_is_the_sheriffs_to_decide_among_the_tied_by_private_message():
+    g, counted = picking()
+    text = public(counted)
+    assert "结果：平票（5号 戊、6号 己 各2票），由警长决定其中一名出局" in text
+    asked = [e.text for e in counted.events if isinstance(e, Notice) and e.audience == "player:丁"]
+    assert asked and "请在 5号 戊、6号 己 中决定一名出局，发送“决定 座位号”" in asked[0]
+    assert all(p.alive for p in g.state.players if p.name != "辛")
+    for by, target, error in (("丁", "乙", "只能在平票者中决定：5号 戊、6号 己"), ("丁", None, "请发送“决定 座位号”"),
+                              ("甲", "戊", "甲 现在不能发动<决定>")):
+        refused = g.apply(Act(by=by, skill="决定", target=target))
+        assert not refused.ok and refused.error.startswith(error), refused.error
+    out = run(g, Act(by="丁", skill="决定", target="戊"))
+    assert "放逐投票平票，警长 4号 丁 决定 5号 戊 出局。" in public(out)
+    assert "放逐投票：5号 戊 出局" in public(out)
+    # what an exile brings comes at once: the hunter is asked for his shot by day
+    assert any(e.audience == "player:戊" and "<开枪>" in e.text for e in out.events if isinstance(e, Notice))
+    assert g.state.player("戊").death == ("day", 2, "投票")
+    again = g.apply(Act(by="丁", skill="决定", target="己"))
+    assert not again.ok
+
+
+def test_the_idiot_the_sheriff_picks_shows_his_card_as_by_any_exile():
+    g, _ = picking()
+    out = run(g, Act(by="丁", skill="平票", target="己"))
+    assert "6号 己 被放逐，<翻牌>：身份是白痴，免于出局。" in public(out)
+    assert g.state.player("己").alive and "己" in g.state.day.may_not_vote
+
+
+def test_a_tie_the_sheriff_does_not_decide_before_closing_sends_nobody():
+    g, _ = picking()
+    out = run(g, CloseDay())
+    assert "警长关门前没有决定平票者中谁出局，平票无人出局。" in public(out)
+    refused = g.apply(Act(by="丁", skill="决定", target="戊"))
+    assert not refused.ok and g.state.player("戊").alive
+
+
+def test_the_sheriffs_pass_and_his_going_out_first_send_nobody():
+    g, _ = picking()
+    out = run(g, Act(by="丁", skill="放弃"))
+    assert "警长没有决定平票者中谁出局，平票无人出局。" in public(out)
+    g, _ = picking()
+    out = run(g, Card("红牌", "丁"))
+    assert "警长已出局，平票无人出局。" in public(out)
+    assert g.state.player("戊").alive and g.state.player("己").alive
+
+
+def test_with_no_sheriff_a_tie_sends_nobody_and_nobody_is_asked():
+    g, counted = picking(sheriff=None)
+    assert "结果：平票（5号 戊、6号 己 各2票），无人出局" in public(counted)
+    assert not g.state.pending

@@ -1,0 +1,76 @@
+"""The sheriff's pick on a tie (a file's `ties: {exile: sheriffs_pick}`), the usual post's "放逐投票平票时，由警长在平票者中
+决定一名出局；警长放弃或未在时限内决定，则无人出局。"
+
+Readings chosen where such posts are silent: the sheriff of the moment of the count decides, by private message,
+among the tied only (himself too, if he is one of them); with no living sheriff then, nobody goes out. One he names
+goes out as the day's exile, at once, with everything an exile brings (a 翻牌白痴 still shows his card, a hunter
+shoots). He decides within the file's `limits.tie_pick` and before 关门 at the latest: the day's exile is known when
+the night begins, since who acts that night depends on it. A sheriff who lets the time pass, sends 放弃, or goes out
+before deciding sends nobody.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .errors import Rejected
+from .ruleset import Skill
+
+if TYPE_CHECKING:
+    from .game import Game
+    from .state import Player
+
+RULE = "sheriffs_pick"
+PICK = "决定"  # what the sheriff sends: "决定 座位号"
+LIMIT = "tie_pick"  # the key of his time in the file's `limits`
+
+
+def tied_for_pick(g: Game, kind: str, top: list[str]) -> tuple[str, ...]:
+    """The tied whom the sheriff picks among after this count: none where the file's rule is another, there is no
+    tie, or no living sheriff."""
+    s = g.state
+    if getattr(g.rules, "ties", {}).get(kind) != RULE or len(top) < 2 or not s.sheriff or not s.player(s.sheriff).alive:
+        return ()
+    return tuple(top)
+
+
+def ask(g: Game, tied: tuple[str, ...]) -> None:
+    s = g.state
+    names = _names(g, tied)
+    g.ask(s.player(s.sheriff), PICK, f"今天的放逐投票平票：请在 {names} 中决定一名出局，发送“{PICK} 座位号”（最迟在关门前；"
+          f"不决定请发送“放弃”，则无人出局）。时限：{g.rules.limits[LIMIT].text}", LIMIT, context=tied)
+
+
+def pick(g: Game, actor: Player, target) -> None:
+    pending = g.pending_for(actor.name, PICK)
+    names = _names(g, pending.context)
+    if target is None:
+        raise Rejected(f"请发送“{PICK} 座位号”，在 {names} 中决定一名出局；不决定请发送“放弃”")
+    t = g.find(target)
+    if t.name not in pending.context:
+        raise Rejected(f"只能在平票者中决定：{names}")
+    if not t.alive:
+        raise Rejected(f"{g.label(t)} 已出局，请在其他平票者中决定")
+    g.settle(pending)
+    g.tell(f"player:{actor.name}", f"已收到：决定 {g.label(t)} 出局。")
+    g.tell("public", f"放逐投票平票，警长 {g.label(actor)} 决定 {g.label(t)} 出局。")
+    g.rules.exile(g, t)
+
+
+def closing(g: Game) -> None:
+    """关门 ends the sheriff's time: a tie he has not decided sends nobody."""
+    for pending in [q for q in g.state.pending if q.skill == PICK]:
+        g.settle(pending)
+        lapse(g, pending.who, "关门前没有决定平票者中谁出局")
+
+
+def lapse(g: Game, sheriff: str, why: str) -> None:
+    g.tell("public", f"警长{why}，平票无人出局。")
+    g.tell("director", f"{sheriff} {why}：平票无人出局")
+
+
+def skill() -> Skill:
+    return Skill(PICK, "decision", pick, aliases=("平票",))
+
+
+def _names(g: Game, tied) -> str:
+    return "、".join(g.label(g.state.player(n)) for n in tied)
