@@ -29,13 +29,30 @@ class SimulationError(ValueError):
 
 
 # --- what to play -------------------------------------------------------------------------------------------
-def ruleset(rid: str):
+def ruleset(spec: str):
+    """The post `spec` names: a shipped post's id, or the path of a rule-post file (a director's new post, simulated
+    before it is added; checked as `python -m engine check` checks it)."""
     from rulesets import RULESETS
 
-    rules = RULESETS.get(rid)
-    if rules is None:
-        raise SimulationError(f"没有规则「{rid}」：可以模拟的有 " + "、".join(RULESETS))
-    return rules
+    rules = RULESETS.get(spec)
+    if rules is not None:
+        return rules
+    path = _post_file(spec)
+    if path is None:
+        raise SimulationError(f"没有规则「{spec}」：可以模拟的有 " + "、".join(RULESETS) + "，或一个规则帖文件的路径（如 rulesets/s12.yaml）")
+    from .rulecheck import load
+    from .rulefile import RuleFileError
+
+    try:
+        return load(path)
+    except RuleFileError as exc:
+        raise SimulationError(f"{spec} 有 {len(exc.problems)} 处问题（python -m engine check 同样会指出）：\n"
+                              + "\n".join(f"  {p}" for p in exc.problems)) from exc
+
+
+def _post_file(spec: str) -> Path | None:
+    path = Path(spec)
+    return path if path.suffix in (".yaml", ".yml") or path.is_file() else None
 
 
 def settings(rules, pairs: list[str]) -> dict:
@@ -90,31 +107,39 @@ def described(kinds: dict[str, str]) -> str:
 
 # --- playing, on every core ------------------------------------------------------------------------------------
 def _chunk(job: tuple) -> list[dict]:
-    rid, seed, indices, kinds, options, dump = job
-    rules = ruleset(rid)
+    spec, seed, indices, kinds, options, dump = job
+    from rulesets import RULESETS
+
+    rules = ruleset(spec)
+    file = None if spec in RULESETS else _post_file(spec)
     out = []
     for i in indices:
         game = play(rules, game_seed(seed, i), {f: k for f, k in kinds.items() if f != "*"}, kinds["*"], options)
         if dump:
-            write_scenario(Path(dump) / f"{rid}-{seed}-{i + 1:05d}.yaml", game, f"{rid} 模拟第 {i + 1} 局（种子 {seed}），玩家：{described(kinds)}")
+            write_scenario(Path(dump) / f"{rules.id}-{seed}-{i + 1:05d}.yaml", game,
+                           f"{rules.id} 模拟第 {i + 1} 局（种子 {seed}），玩家：{described(kinds)}", file)
         out.append(game.summary())
     return out
 
 
-def write_scenario(path: Path, game, heading: str) -> None:
+def write_scenario(path: Path, game, heading: str, post_file: Path | None = None) -> None:
+    """One simulated game as a scenario file; a post of a file names it (`rule_file:`, from the scenario's folder)."""
     import yaml
 
-    text = yaml.safe_dump(game.scenario(), allow_unicode=True, sort_keys=False, default_flow_style=None, width=200)
+    doc = game.scenario()
+    if post_file is not None:
+        doc = {"rule_file": os.path.relpath(post_file.resolve(), path.parent.resolve()), **{k: v for k, v in doc.items() if k != "ruleset"}}
+    text = yaml.safe_dump(doc, allow_unicode=True, sort_keys=False, default_flow_style=None, width=200)
     path.write_text(f"# {heading}\n# python -m engine replay {path.name}\n{text}", encoding="utf-8")
 
 
-def run(rid: str, games: int, seed: int, kinds: dict[str, str], options: dict, dump: str | None = None, jobs: int | None = None) -> list[dict]:
-    """The summaries of the N games, in order."""
+def run(spec: str, games: int, seed: int, kinds: dict[str, str], options: dict, dump: str | None = None, jobs: int | None = None) -> list[dict]:
+    """The summaries of the N games of the post `spec` (an id or a file, as `ruleset` reads it), in order."""
     jobs = max(1, min(jobs or os.cpu_count() or 1, games))
     if dump:
         Path(dump).mkdir(parents=True, exist_ok=True)
     size = max(1, min(50, -(-games // (jobs * 4))))
-    parts = [(rid, seed, range(a, min(a + size, games)), kinds, options, dump) for a in range(0, games, size)]
+    parts = [(spec, seed, range(a, min(a + size, games)), kinds, options, dump) for a in range(0, games, size)]
     if jobs == 1:
         return [s for part in parts for s in _chunk(part)]
     with ProcessPoolExecutor(max_workers=jobs) as pool:
@@ -176,7 +201,7 @@ def _whole(text: str) -> int:
 
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m engine simulate", description="模拟一个规则帖的许多局，统计各阵营胜率")
-    p.add_argument("ruleset", help="规则：M131、146、154")
+    p.add_argument("ruleset", help="规则：M131、146、154、S12、S16，或一个规则帖文件的路径")
     p.add_argument("--games", type=_whole, default=1000, help="局数（默认 1000）")
     p.add_argument("--seed", type=_whole, default=0, help="随机种子：同一种子得到同样的结果")
     p.add_argument("--players", default="human", help="human（拟人，默认）、uniform（均匀随机）、both（两种各一遍），或 阵营=类型,...")
@@ -201,7 +226,7 @@ def main(argv: list[str]) -> int:
     results = []
     for kinds in runs:
         dump = args.dump and (args.dump if len(runs) == 1 else os.path.join(args.dump, kinds["*"]))
-        summaries = run(rules.id, args.games, args.seed, kinds, options, dump, args.jobs)
+        summaries = run(args.ruleset, args.games, args.seed, kinds, options, dump, args.jobs)
         results.append((kinds, summaries))
         print(table(rules, summaries, kinds, args.seed, options))
         if len(runs) > 1:

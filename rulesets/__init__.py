@@ -35,6 +35,8 @@ def _loaded() -> list[Ruleset]:
 
 
 RULESETS: dict[str, Ruleset] = {r.id: r for r in sorted(_loaded(), key=lambda r: (SHOWN.index(r.id) if r.id in SHOWN else len(SHOWN), r.id))}
+# the posts of the files here, which any process of the project reads (`python -m engine` too), not those sent later
+SHIPPED = frozenset(RULESETS)
 
 
 def add(rules: Ruleset) -> bool:

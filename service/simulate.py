@@ -15,9 +15,10 @@ import tempfile
 from pathlib import Path
 
 from engine.typed import number, quoted
-from rulesets import RULESETS
+from rulesets import RULESETS, SHIPPED
 
 from . import handling
+from .models import RulePostRow
 
 log = logging.getLogger(__name__)
 
@@ -66,8 +67,13 @@ async def _run(service, qq: str, rid: str, games: int, seed: int) -> None:
         with tempfile.TemporaryDirectory() as tmp:
             chart = Path(tmp) / "shares.png"
             jobs = max(1, (os.cpu_count() or 1) - 1)
+            post = rid
+            if rid not in SHIPPED:
+                # a post a director sent is kept in the database, which the simulation's process does not read
+                post = str(Path(tmp) / "post.yaml")
+                Path(post).write_text((await RulePostRow.get(id=rid)).text, encoding="utf-8")
             proc = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "engine", "simulate", rid, "--games", str(games), "--seed", str(seed),
+                sys.executable, "-m", "engine", "simulate", post, "--games", str(games), "--seed", str(seed),
                 "--chart", str(chart), "--jobs", str(jobs), cwd=ROOT, preexec_fn=_lower_priority,
                 stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
             out, err = await proc.communicate()

@@ -74,6 +74,32 @@ def test_dumped_games_replay_and_pass_their_expect_blocks(tmp_path):
     assert "4 passed, 0 failed" in proc.stdout
 
 
+def test_a_post_file_not_yet_added_is_simulated_and_its_dumped_games_replay(tmp_path, capsys):
+    # a director's new post, before 规则帖 adds it: simulated from its file, the same file `python -m engine check` reads
+    post = ROOT / "tests" / "scenarios" / "posts" / "pick.yaml"
+    assert balance.main([str(post), "--games", "6", "--seed", "1", "--jobs", "2", "--dump", str(tmp_path / "games")]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("警长决定平票 模拟 6 局（种子 1；玩家：全部拟人）") and "存活率：狼人 " in out
+    files = sorted((tmp_path / "games").glob("T-PICK-1-*.yaml"))
+    assert len(files) == 6 and "rule_file" in yaml.safe_load(files[0].read_text(encoding="utf-8"))
+    proc = subprocess.run([sys.executable, "-m", "engine", "replay", *map(str, files), "--check"],
+                          cwd=tmp_path, capture_output=True, text=True, encoding="utf-8", timeout=120)
+    assert proc.returncode == 0 and "6 passed, 0 failed" in proc.stdout, proc.stdout + proc.stderr
+
+
+def test_a_wrong_or_missing_post_file_is_refused_in_chinese(tmp_path, capsys):
+    wrong = tmp_path / "wrong.yaml"
+    wrong.write_text((ROOT / "tests" / "scenarios" / "posts" / "pick.yaml").read_text(encoding="utf-8")
+                     .replace("players: 8", "players: 9"), encoding="utf-8")
+    assert balance.main([str(wrong), "--games", "2"]) == 2
+    err = capsys.readouterr().err
+    assert "wrong.yaml 有 1 处问题" in err and "与人数 9 不符" in err
+    assert balance.main([str(tmp_path / "absent.yaml"), "--games", "2"]) == 2
+    assert "无法读取" in capsys.readouterr().err
+    assert balance.main(["S13", "--games", "2"]) == 2
+    assert "没有规则「S13」：可以模拟的有 M131、146、154、S12、S16，或一个规则帖文件的路径" in capsys.readouterr().err
+
+
 def test_an_unknown_setting_is_refused_with_the_keys_there_are(capsys):
     assert balance.main(["146", "--games", "2", "--set", "wolves=7"]) == 2
     err = capsys.readouterr().err
@@ -208,6 +234,26 @@ async def test_the_directors_simulation_answers_and_sends_the_table_and_the_char
     assert params["user_id"] == 10001
     assert base64.b64decode(params["image"].removeprefix("base64://"))[:8] == b"\x89PNG\r\n\x1a\n"
     assert "10001" not in simulate.running
+
+
+async def test_the_directors_simulation_plays_a_post_he_sent(clean):
+    # a post sent over QQ is kept in the database, not among rulesets/: its text goes to the simulation's process
+    import rulesets
+    from engine.rulecheck import load_text
+    from service import director, simulate
+    from service.models import RulePostRow
+
+    text = (ROOT / "tests" / "scenarios" / "posts" / "pick.yaml").read_text(encoding="utf-8")
+    await RulePostRow.create(id="T-PICK", owner="10003", text=text)
+    rulesets.add(load_text(text))
+    try:
+        service = FakeService()
+        assert (await director.handle(service, "10003", "模拟 T-PICK 3", friends=None)).startswith("模拟已开始：T-PICK 3 局")
+        await asyncio.wait_for(simulate.running["10003"], 60)
+        kind, to, table = service.sent[0]
+        assert table.startswith("警长决定平票 模拟 3 局（种子 0；玩家：全部拟人）\n胜率（95% 区间）："), table
+    finally:
+        del rulesets.RULESETS["T-PICK"]
 
 
 @pytest.mark.parametrize("text,why", [
