@@ -1,6 +1,7 @@
 """Opening the database and bringing its schema up to date with the migrations in service/migrations."""
 from __future__ import annotations
 
+import inspect
 import sqlite3
 from contextlib import closing
 from pathlib import Path
@@ -124,13 +125,25 @@ async def open_database(url: str) -> None:
         await MigrationExecutor(connection, config["apps"]).migrate()
         return
     # several bot processes started at once on one PostgreSQL (service/leases.py) would each create the
-    # migrations' table and apply the same migration: one at a time, the later finding them applied
-    async with connection.acquire_connection() as held:
+    # migrations' table and apply the same migration: one at a time, the later finding them applied. The lock
+    # is held on a connection of its own, outside the pool: the migration takes the pool's, so a pool of one
+    # (`?maxsize=1`) would wait for itself forever
+    held = await _own_connection(connection)
+    try:
         await held.execute("SELECT pg_advisory_lock($1)", MIGRATING)
-        try:
-            await MigrationExecutor(connection, config["apps"]).migrate()
-        finally:
-            await held.execute("SELECT pg_advisory_unlock($1)", MIGRATING)
+        await MigrationExecutor(connection, config["apps"]).migrate()
+    finally:
+        await held.close()  # the session's end lets the lock go, also where the migration failed
+
+
+async def _own_connection(client):
+    """One asyncpg connection with the pool's settings (those a single connection takes)."""
+    import asyncpg
+
+    takes = inspect.signature(asyncpg.connect).parameters
+    given = {"host": client.host, "port": client.port, "user": client.user, "password": client.password,
+             "database": client.database, "server_settings": client.server_settings, **client.extra}
+    return await asyncpg.connect(**{k: v for k, v in given.items() if k in takes})
 
 
 async def close_database() -> None:

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import subprocess
+import sys
 import time
 from contextlib import asynccontextmanager
 from datetime import datetime, timedelta, timezone
@@ -544,3 +546,19 @@ async def test_alike_jobs_written_together_get_their_own_rows_in_order(database)
     limits = {d.key: (d.id, d.waits_for_id) for d in await DeadlineRow.all()}
     assert [limits[f"k{n}"] for n in range(5)] == [(outcome[3][0], outcome[2][0]) for outcome in outcomes]
     assert sorted(limits[f"k{n}"][0] for n in range(5)) == [limits[f"k{n}"][0] for n in range(5)]
+
+
+def test_the_migrations_lock_needs_no_connection_of_the_pool(database_url):
+    """Migrations run under a PostgreSQL advisory lock, so processes started together take turns (service/db.py);
+    the lock is held on a connection of its own, so a pool of one connection (`?maxsize=1`) still starts, where it
+    waited for itself forever when the lock took the pool's one connection. In a process of its own: the bot's
+    database is this one's tortoise global already."""
+    if not database_url.startswith("postgres"):
+        pytest.skip("the advisory lock and the pool are PostgreSQL's")
+    url = database_url + ("&" if "?" in database_url else "?") + "maxsize=1"
+    opens = ("import asyncio\nfrom service.db import close_database, open_database\nfrom service.models import GameRow\n"
+             "async def main():\n    await open_database(URL)\n    print('games', await GameRow.all().count())\n"
+             "    await close_database()\nasyncio.run(main())\n").replace("URL", repr(url))
+    proc = subprocess.run([sys.executable, "-c", opens], cwd=Path(__file__).resolve().parents[1], capture_output=True,
+                          text=True, timeout=60)
+    assert proc.returncode == 0 and proc.stdout.strip() == "games 0", proc.stdout + proc.stderr
