@@ -321,6 +321,11 @@ class Checker:
                         if slot not in rules.slot_owner:
                             self.bad(("identities",), f"<{p.name}>的 waits_for 中的「{slot}」不是本帖的夜晚行动"
                                      f"（本帖的夜晚行动：{'、'.join(rules.slot_owner) or '无'}）")
+                if k == "first_life_from" and d.get("settlement"):  # harms the file's settlement settles
+                    for step in v if isinstance(v, list) else [v]:
+                        if step not in rules.step_of:
+                            self.bad(("identities",), f"<{p.name}>的 first_life_from 中的「{step}」不是本帖的结算步骤"
+                                     f"（可以结算的：{'、'.join(rules.step_of) or '无'}）")
 
 
     def first(self, path: tuple, what: str, order: list, leading: dict[str, str]) -> None:

@@ -155,6 +155,7 @@ class FileRuleset(Ruleset):
         self.night_parts = [p for p in ranked if p.slots]
         self.hooks = {h: [p for p in (ranked if h in NIGHT_HOOKS else parts) if defines(p, h)] for h in HOOKS}
         self.hooks["start_game"].sort(key=lambda part: not part.starts_first)
+        self.hooks["spares"].sort(key=lambda part: part.spares_last)
         self.slot_owner = {s: p for p in parts for s in (*p.slots, *p.granted)}
         steps = [(name, fn, p) for p in parts for name, fn in p.steps().items()]
         self.step_of = {name: fn for name, fn, _ in steps}

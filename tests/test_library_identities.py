@@ -259,7 +259,34 @@ def test_fox_loses_the_skill_where_no_wolf_is_found():
     out = g.apply(act("狐狸", "嗅探", "平民甲"))  # 平民甲 between 狐狸 and 平民乙: no wolf
     assert feedback(out.events, "嗅探")[0].result is False
     ok(g, act("狼一", "杀人"), OpenDay(), CloseDay())
-    refused(g, act("狐狸", "嗅探", "狼一"), "失去技能")
+    refused(g, act("狐狸", "嗅探", "狼一"), "狐狸 已经失去了<嗅探>")
+    assert not any(who == "狐狸" for who, _ in g.rules.awaiting(g))
+
+
+def test_the_elders_first_life_is_his_first_unsaved_attack_and_his_curse_takes_the_bound_skills():
+    # 长寿之命: "长老第一次被有效指杀时不会出局；当长老因投票……而出局后，预言家、守卫将失去技能。"
+    elder = {"first_life_from": ["杀人"], "curses": ["投票"], "bound": {"预言家": ["预言"], "守卫": ["守护"]}}
+    g = game(("长老", GOOD, elder), ("预言家", GOOD, {"good": GOOD}), ("守卫", GOOD, {}))
+    ok(g, CloseDay(), act("守卫", "守护", "长老"), act("狼一", "杀人", "长老"), act("预言家", "放弃"), OpenDay())
+    assert "长老" not in dead(g) and not g.state.player("长老").marks  # guarded: no effective attack
+    ok(g, CloseDay(), act("守卫", "守护", "民一"), act("狼一", "杀人", "长老"), act("预言家", "放弃"), OpenDay())
+    assert "长老" not in dead(g)  # his first effective attack
+    out = g.apply(Ballots("exile", (("狼一", "长老"), ("狼二", "长老"))))
+    assert out.ok and "长老" in dead(g)
+    # the identities in the file's order (the post helper writes its keys sorted)
+    assert any(e.audience == "director" and e.text == "长老因投票出局：守卫、预言家失去技能" for e in out.events if isinstance(e, Notice))
+    ok(g, CloseDay())
+    assert g.rules.awaiting(g) == [("狼群", "杀人")]  # neither the seer nor the guard is asked tonight
+    refused(g, act("预言家", "预言", "狼一"), "预言家 已经失去了<预言>")
+    refused(g, act("守卫", "守护", "民一"), "守卫 已经失去了<守护>")
+    ok(g, act("狼一", "杀人", "民一"), OpenDay())
+    assert "民一" in dead(g)  # nobody guarded him
+
+
+def test_an_elder_whose_first_life_names_no_harm_of_the_post_is_refused_in_chinese():
+    with pytest.raises(RuleFileError) as caught:
+        game(("长老", GOOD, {"first_life_from": ["决斗"], "curses": [], "bound": {}}))
+    assert "<长老>的 first_life_from 中的「决斗」不是本帖的结算步骤（可以结算的：杀人）" in str(caught.value)
 
 
 def test_nightmare_frightens_a_player_out_of_his_night():

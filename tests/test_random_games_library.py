@@ -1,5 +1,5 @@
 """Random games of the rule posts made only of the library (rulesets/s12.yaml, rulesets/s16.yaml, and the posts of
-the tie rules, tests/scenarios/posts/pk.yaml and pick.yaml), from the deal
+the tie rules and the elder, tests/scenarios/posts/pk.yaml, pick.yaml and elder.yaml), from the deal
 to the end, with the engine's invariants checked after every command (tests/random_play.py: a refusal changes
 nothing and says why, the dead never act but to answer what is asked of them, a limited skill fires once, a skill
 comes only from its identity and in its phase, nobody dies twice, a finished game has one winner) and the accepted
@@ -8,7 +8,7 @@ so the same driver plays any post of the library; the new identities' own rules 
 the guard never guards one player two nights running, a day skill that ends in a death (白狼自爆, 决斗, 自爆)
 never comes on the election day, and the wolf beauty's charm never names her last night's player. Of the ties: in a
 PK round only the tied may be named and they do not vote, a day counts a vote at most twice, and the sheriff's pick
-(决定) is asked of him alone and names one of the tied."""
+(决定) is asked of him alone and names one of the tied. A skill lost for good (the elder's curse) is never used."""
 from __future__ import annotations
 
 import random
@@ -24,7 +24,7 @@ from engine.tie_pick import PICK
 from random_play import WHOLE_GAMES, Broken, Chooser, Play, any_actor, any_target, explained, show, some_noise
 from rulesets import get
 
-POSTS = ("S12", "S16", "pk.yaml", "pick.yaml")  # the shipped posts by id, the tie posts by file (tests/scenarios/posts)
+POSTS = ("S12", "S16", "pk.yaml", "pick.yaml", "elder.yaml")  # the shipped posts by id, the others by file (tests/scenarios/posts)
 MAX_PHASES = 50
 NOT_TWICE = ("守护", "魅惑", "禁言")  # "不能连续两晚……同一名角色"
 DEADLY_DAY = ("白狼自爆", "决斗", "自爆")  # "除竞选日外的游戏日白天"
@@ -52,7 +52,8 @@ class Run(Play):
         # today's PK, and the tied of the last exile count (whom the sheriff's pick may name)
         day = self.s.day if self.s.phase == "day" else None
         return {"may_not_vote": set(day.may_not_vote) if day else set(), "pk": dict(day.pk) if day else {},
-                "counted": list(day.counted) if day else [], "tied": self.tied}
+                "counted": list(day.counted) if day else [], "tied": self.tied,
+                "lost": {p.name: set(p.lost) for p in self.s.players}}
 
     def valid_ballots(self, cmd, ctx, void=frozenset(), unvotable=frozenset()):
         void = set(void) | ctx["may_not_vote"]
@@ -76,6 +77,8 @@ class Run(Play):
         if skill is None:
             return
         _, night_no, day_no = ctx["where"]
+        if skill.when != "decision":  # a skill lost for good (the elder's curse...) is never used again
+            self.check(word not in ctx["lost"][actor], "lost-skill-used", f"{show(cmd)} accepted although {actor} lost <{word}>")
         if word == PICK:
             self.check(self.name_of(cmd.target) in ctx["tied"], "pick-not-tied", f"{show(cmd)} names one not among the tied {ctx['tied']}")
         if word in DEADLY_DAY:
@@ -132,6 +135,12 @@ def night(run: Run) -> None:
             run.do(Act(who, slot, target))
         if ch.rarely(20):
             some_noise(run, 2, noise)
+        if ch.rarely(15):  # a player sends his identity's night skill unasked (one he lost, one he passed...)
+            own = [(p.name, k) for p in g.state.alive() for k in sorted(run.owners)
+                   if p.role in run.owners[k] and run.rules.skill(k).when == "night"]
+            if own:
+                who, skill = ch.pick(own)
+                run.do(Act(who, skill, ch.pick(run.living())))
 
 
 def day(run: Run) -> None:

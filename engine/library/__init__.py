@@ -18,6 +18,8 @@ import pkgutil
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable
 
+from ..errors import Rejected
+
 if TYPE_CHECKING:
     from ..game import Game
     from ..ruleset import Skill
@@ -104,6 +106,9 @@ class Part:
     # its start_game comes before every other part's: what it decides at the start (the cupid's lovers, their faction and
     # groups) is what the others read then (the sisters' group), wherever the file lists it
     starts_first = False
+    # its `spares` is asked after every other part's: what it spares (the elder's first life) is only what no other
+    # part (a doctor, a guard, the witch's save) spared first
+    spares_last = False
 
     def __init__(self, rules: "FileRuleset", kind: str, name: str, holders: tuple[str, ...], team: str | None, params: dict):
         self.rules, self.kind, self.name, self.holders, self.team, self.p = rules, kind, name, holders, team, params
@@ -184,8 +189,9 @@ class Part:
 
 class NightSkill(Part):
     """An identity whose night is one skill of its own (`p["skill"]`, short `p["aliases"]`), its slot named after
-    it: open while its holder lives and has not decided, announced with the post's night prompt (`night.prompt`).
-    What the skill does when sent is each one's `use(g, actor, target)`."""
+    it: open while its holder lives, still has it and has not decided, announced with the post's night prompt
+    (`night.prompt`). What the skill does when sent is each one's `use(g, actor, target)`; one lost (an elder's
+    curse, a fox's empty sniff) is refused before."""
 
     targets = 1  # the players one use names (交换, 吹笛: two)
 
@@ -194,15 +200,26 @@ class NightSkill(Part):
         self.slots = (self.p["skill"],)
 
     def skills(self):
-        return [self.skill(self.use, self.p["skill"], "night", self.p["aliases"], holders=self.holders, targets=self.targets)]
+        return [self.skill(self.kept_use, self.p["skill"], "night", self.p["aliases"], holders=self.holders, targets=self.targets)]
+
+    def kept_use(self, g, actor, target) -> None:
+        still_has(actor, self.p["skill"])
+        self.use(g, actor, target)
 
     def open_slots(self, g):
         p = self.holder(g)
-        return [(p.name, self.p["skill"])] if p and not g.decided(p.name, self.p["skill"]) else []
+        skill = self.p["skill"]
+        return [(p.name, skill)] if p and skill not in p.lost and not g.decided(p.name, skill) else []
 
     def begin_night(self, g) -> None:
         for who, slot in self.open_slots(g):
             self.rules.prompt(g, who, slot, self.p.get("ask"))
+
+
+def still_has(actor: "Player", skill: str) -> None:
+    """A skill its holder lost for good (an elder's curse...) is refused."""
+    if skill in actor.lost:
+        raise Rejected(f"{actor.name} 已经失去了<{skill}>")
 
 
 HOOKS = ("begin_night", "begin_night_after", "feedback", "pass_night", "spares", "start_game", "begin_day", "closing", "timeout",

@@ -3,31 +3,51 @@
 
 The curse takes, from every player of the bound identities, the skills of `bound` he holds at that moment (one
 an event grants, `granted_only`, only once granted); it is undone when the elder's death turns out to have been
-a red card ("红牌罚下出局的角色……不能发动以下技能：长老<长寿之命>"). His first life is spent by the night's
-settlement (`spends_first_life`), where the post's order puts it.
+a red card ("红牌罚下出局的角色……不能发动以下技能：长老<长寿之命>").
+
+His first life: the first of the night's harms `first_life_from` that would take him out, after every other part
+that spares a player (the doctor's, the guard's, the witch's save: an attack they void is no effective one), is
+survived; a second effective harm, the same night or later, takes him out. 146 spends it in its own settlement's
+step two, before the witch's save (`spends_first_life`, rulesets/r146/ruleset.py).
 """
 from __future__ import annotations
 
 from . import IDENTITY, Param, Part, entry
 
 LOST = "失去技能"  # what his death brings each bound player once it is public (Game.when_public)
+SPENT = "有效指杀"  # his mark once his first life is spent
 
 
 @entry("长老", IDENTITY, "<长寿之命>（强制）：第一次被有效指杀时不出局；因所列原因出局时，所列身份失去技能", ("长寿之命",),
+       first_life_from=Param(None, "算作被有效指杀的夜晚伤害（结算步骤的名称，如 [杀人]）：第一次受到其中之一且未被救下时不出局",
+                             required=True, kind=list),
        curses=Param(None, "使所列身份失去技能的出局原因（如 投票、毒药、最后一枪、救治）", required=True, kind=list),
        bound=Param(None, "失去技能的身份及其技能：{身份: [技能, ...]}", required=True, kind=dict),
        granted_only=Param([], "所列技能中由事件赋予的：只在已获得时失去"),
-       director=Param("长老因{cause}出局：女巫、预言家、猎人、医生、吉普赛人失去技能", "告知导演的话"),
+       director=Param("长老因{cause}出局：{bound}失去技能", "告知导演的话（{bound}：所列身份）"),
        told=Param("长老出局，你失去了技能。", "出局公示后告知失去技能者的话"),
        restored=Param("长老改为红牌罚下出局，<长寿之命>不生效：你的技能恢复。", "改为红牌出局时告知技能恢复者的话"),
-       cancelled=Param("<长寿之命>不生效：女巫、预言家、猎人、医生、吉普赛人的技能恢复", "改为红牌出局时告诉导演的话"))
+       cancelled=Param("<长寿之命>不生效：{bound}的技能恢复", "改为红牌出局时告诉导演的话（{bound}：所列身份）"))
 class Elder(Part):
+    spares_last = True  # an attack another part spares is no effective one: his first life stays
+
     def spends_first_life(self, p) -> bool:
         """An effective attack on `p`: True where it is the elder's first, which he survives ("视为被有效指杀一次")."""
-        if p.role in self.holders and not p.marks.get("有效指杀"):
-            p.marks["有效指杀"] = 1
+        if p.role in self.holders and not p.marks.get(SPENT):
+            p.marks[SPENT] = 1
             return True
         return False
+
+    def spares(self, g, name, cause) -> bool:
+        p = g.state.player(name)
+        if p.role not in self.holders or cause not in self.p["first_life_from"]:
+            return False
+        # asked once for each harm in the settlement, and again for a feedback that senses the night's harms
+        # before the settlement (harms_before): the harm that spent his life is spared each time it is asked of
+        spent = (g.night.number, cause)
+        if not p.marks.get(SPENT):
+            p.marks[SPENT] = spent
+        return p.marks[SPENT] == spent
 
     def after_death(self, g, p, cause) -> None:
         if p.role not in self.holders or cause not in self.p["curses"]:
@@ -38,7 +58,7 @@ class Elder(Part):
         for q in s.players:
             curse[q.name] = [k for k in bound.get(q.role, ()) if k not in q.lost and (k not in granted_only or k in q.granted)]
             q.lost.update(curse[q.name])
-        g.tell("director", self.p["director"].format(cause=cause))
+        g.tell("director", self.p["director"].format(cause=cause, bound=self.bound_roles()))
         for q in s.players:
             if q.role in bound and q.alive:
                 g.when_public(LOST, q)
@@ -57,4 +77,7 @@ class Elder(Part):
             q.lost.difference_update(taken)
             if taken and q.alive:
                 g.tell(f"player:{name}", self.p["restored"])
-        return [self.p["cancelled"]]
+        return [self.p["cancelled"].format(bound=self.bound_roles())]
+
+    def bound_roles(self) -> str:
+        return "、".join(self.p["bound"])

@@ -31,7 +31,8 @@ class Hunter(Part):
         g.publish_deaths([t.name], skill)
 
     def after_death(self, g, p, cause) -> None:
-        if p.role in self.holders and cause != "红牌":
+        # a shot lost before (an elder's curse) is not asked for
+        if p.role in self.holders and cause != "红牌" and self.p["skill"] not in p.lost:
             g.when_public(self.p["skill"], p)
 
     def public(self, g, what, p) -> None:

@@ -6,7 +6,6 @@ Both read what a check sees (`checked_as`: a 隐狼 is not sensed).
 """
 from __future__ import annotations
 
-from ..errors import Rejected
 from . import IDENTITY, NightSkill, Param, Part, entry
 from .choosing import choose, neighbours
 
@@ -32,14 +31,8 @@ class Bear(Part):
        loses_when_none=Param(True, "三人中没有狼人时狐狸失去技能"),
        ask=Param("你可以<嗅探>一名角色（发送“嗅探 座位号”）", "每晚告知他的话"))
 class Fox(NightSkill):
-    def open_slots(self, g):
-        fox = self.holder(g)
-        return [] if fox and self.p["skill"] in fox.lost else super().open_slots(g)
-
     def use(self, g, actor, target) -> None:
         skill = self.p["skill"]
-        if skill in actor.lost:
-            raise Rejected(f"狐狸已失去技能<{skill}>")
         t = choose(g, actor, skill, target)
         three = [t, *neighbours(g, t)]
         wolf = any(self.rules.seen_faction(g, q) == self.p["wolves"] for q in three)

@@ -8,7 +8,7 @@ M131: "<通灵><强制>：游戏日夜晚，反馈被指杀的角色。<救药><
 from __future__ import annotations
 
 from .. import skills
-from . import IDENTITY, Param, Part, entry
+from . import IDENTITY, Param, Part, entry, still_has
 
 
 @entry("女巫", IDENTITY, "<通灵>得知当晚被指杀的角色；<救药>（限定）；<毒药>（限定）；同一夜不能同时使用",
@@ -36,15 +36,18 @@ class Witch(Part):
                 self.skill(self.poison, "毒药", "night", ("毒",), holders=self.holders)]
 
     def save(self, g, actor, target) -> None:
+        still_has(actor, "救药")
         refusal = None if self.p["self_save"] else self.p["self_save_refusal"]
         skills.save(g, actor, target, slot=self.p["slot"], self_save_refusal=refusal)
 
     def poison(self, g, actor, target) -> None:
+        still_has(actor, "毒药")
         skills.poison(g, actor, target, slot=self.p["slot"])
 
     def done(self, g, w=None) -> bool:
+        # both potions used, or lost (an elder's curse): nothing is left for her to decide
         w = w or self.holder(g)
-        return w is None or g.decided(w.name, self.p["slot"]) or {"救药", "毒药"} <= w.used
+        return w is None or g.decided(w.name, self.p["slot"]) or {"救药", "毒药"} <= w.used | w.lost
 
     def open_slots(self, g):
         w = self.holder(g)
@@ -53,7 +56,7 @@ class Witch(Part):
     def begin_night(self, g) -> None:
         for who, slot in self.open_slots(g):
             w = g.state.player(who)
-            choices = " / ".join([f"{k} 座位号" for k in ("救药", "毒药") if k not in w.used] + ["放弃"])
+            choices = " / ".join([f"{k} 座位号" for k in ("救药", "毒药") if k not in w.used | w.lost] + ["放弃"])
             sensing = "通灵" not in w.lost
             if self.p["limit"] is None and sensing:
                 # her time limit starts with her <通灵> feedback

@@ -403,7 +403,7 @@ class R146(FileRuleset):
                 continue
             # "二、被指杀的角色是未被有效指杀过的长老，长老视为被有效指杀一次。" (长寿之命: "第一次被有效指杀时不会出局")
             # Step two comes before the antidote: his first life is spent even on a night the witch saves him.
-            if self.elder.spends_first_life(p):
+            if key in self.elder.p["first_life_from"] and self.elder.spends_first_life(p):
                 continue
             # "三、被指杀的角色如果是<救药>的目标，此次有效指杀不会导致角色出局。四、被指杀的角色出局。"
             if target != saved:
