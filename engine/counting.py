@@ -185,4 +185,5 @@ class _Ballots:
             return f"结果：{tied}" + (f"{self.label(result)} 当选警长" if result else "本局没有警长")
         if result:  # a tie with a result: 146's "平票时警长投票的角色出局"
             return f"结果：{tied}{'按警长的票，' if tied else ''}{self.label(result)}"
-        return f"结果：{tied or ('' if top else '无有效票，')}无人出局"
+        unpicked = "（没有警长决定）" if tied and self.g.rules.ties.get(self.kind) == tie_pick.RULE else ""
+        return f"结果：{tied or ('' if top else '无有效票，')}无人出局{unpicked}"

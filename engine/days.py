@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from . import tie_pick
 from .commands import SpeedUp
 from .errors import Rejected
 from .events import Announcement, DeadlineEnd, DeadlineStart
@@ -20,6 +21,8 @@ class Days:
             raise Rejected("今天之后是夜晚：请先关门")
         if lapse:
             self._lapse()
+        if s.phase == "day":  # a day that follows the day: the day's decisions end with it
+            tie_pick.day_ends(self, "当天结束前没有决定平票者中谁出局")
         words = self._close_last_words()
         for pending in [p for p in s.pending if p.closed]:
             self._expire(pending)  # its time ended 30 minutes or so after 关门, whether or not it was told

@@ -182,8 +182,9 @@ class Checker:
         example = "（如 {anchor: now, minutes: 30, text: 规则帖原话}：计票后30分钟，最迟关门前）"
         if limit is None:
             self.bad(at, f"{rule}（{SHERIFFS[rule]}）需要警长决定的时限：请在 limits 中写 {tie_pick.LIMIT}" + example)
-        elif isinstance(limit, dict) and limit.get("anchor") == "close" and limit.get("minutes") != 0:
-            self.bad(("limits", tie_pick.LIMIT), "警长须在关门前决定平票：这个时限不能在关门之后" + example)
+        elif isinstance(limit, dict) and (limit.get("anchor") == "open" or (
+                limit.get("anchor") == "close" and isinstance(limit.get("minutes"), int) and limit["minutes"] > 0)):
+            self.bad(("limits", tie_pick.LIMIT), "警长须在当天结束前决定平票：这个时限不能在关门之后" + example)
 
     def shapes(self, d: dict) -> None:
         """The plain settings have the shape they are read in."""

@@ -316,6 +316,9 @@ class FileRuleset(Ruleset):
         g.fresh[:] = [n for n in g.fresh if n not in out]  # published in the list below, not by day
         g.announce(out, earlier=earlier)
 
+    def published(self, g, names: list[str]) -> None:
+        tie_pick.published(g, names)
+
     def begin_day(self, g) -> None:
         for p in self.hooks["begin_day"]:
             p.begin_day(g)
@@ -327,7 +330,7 @@ class FileRuleset(Ruleset):
         return done
 
     def closing(self, g) -> None:
-        tie_pick.closing(g)
+        tie_pick.day_ends(g, "关门前没有决定平票者中谁出局")
         for p in self.hooks["closing"]:
             p.closing(g)
 
@@ -366,9 +369,7 @@ class FileRuleset(Ruleset):
             part.counted(g, kind, ballots, result)
 
     def after_death(self, g, p, cause: str) -> None:
-        if pending := g.pending_for(p.name, tie_pick.PICK):
-            g.settle(pending)  # a sheriff out before deciding (a red card, a shot) decides nothing
-            tie_pick.lapse(g, p.name, "已出局")
+        tie_pick.sheriff_out(g, p)  # a sheriff out before deciding (a red card, a shot) decides nothing
         for part in self.hooks["after_death"]:
             part.after_death(g, p, cause)
 

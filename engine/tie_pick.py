@@ -4,9 +4,9 @@
 Readings chosen where such posts are silent: the sheriff of the moment of the count decides, by private message,
 among the tied only (himself too, if he is one of them); with no living sheriff then, nobody goes out. One he names
 goes out as the day's exile, at once, with everything an exile brings (a 翻牌白痴 still shows his card, a hunter
-shoots). He decides within the file's `limits.tie_pick` and before 关门 at the latest: the day's exile is known when
-the night begins, since who acts that night depends on it. A sheriff who lets the time pass, sends 放弃, or goes out
-before deciding sends nobody.
+shoots). He decides within the file's `limits.tie_pick` and before the day ends at the latest (关门, or the next
+开门 where a day follows the day): the day's exile is known when the next phase begins, since who acts then depends
+on it. A sheriff who lets the time pass, sends 放弃, or goes out before deciding sends nobody.
 """
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 RULE = "sheriffs_pick"
 PICK = "决定"  # what the sheriff sends: "决定 座位号"
 LIMIT = "tie_pick"  # the key of his time in the file's `limits`
+LAPSED = "pick_lapsed"  # the sheriff who went out before deciding, until his going out is published
 
 
 def tied_for_pick(g: Game, kind: str, top: list[str]) -> tuple[str, ...]:
@@ -36,7 +37,7 @@ def tied_for_pick(g: Game, kind: str, top: list[str]) -> tuple[str, ...]:
 def ask(g: Game, tied: tuple[str, ...]) -> None:
     s = g.state
     names = _names(g, tied)
-    g.ask(s.player(s.sheriff), PICK, f"今天的放逐投票平票：请在 {names} 中决定一名出局，发送“{PICK} 座位号”（最迟在关门前；"
+    g.ask(s.player(s.sheriff), PICK, f"今天的放逐投票平票：请在 {names} 中决定放逐一名，发送“{PICK} 座位号”（最迟在今天结束前；"
           f"不决定请发送“放弃”，则无人出局）。时限：{g.rules.limits[LIMIT].text}", LIMIT, context=tied)
 
 
@@ -51,16 +52,28 @@ def pick(g: Game, actor: Player, target) -> None:
     if not t.alive:
         raise Rejected(f"{g.label(t)} 已出局，请在其他平票者中决定")
     g.settle(pending)
-    g.tell(f"player:{actor.name}", f"已收到：决定 {g.label(t)} 出局。")
-    g.tell("public", f"放逐投票平票，警长 {g.label(actor)} 决定 {g.label(t)} 出局。")
+    g.tell(f"player:{actor.name}", f"已收到：决定放逐 {g.label(t)}。")
+    g.tell("public", f"放逐投票平票，警长 {g.label(actor)} 决定放逐 {g.label(t)}。")
     g.rules.exile(g, t)
 
 
-def closing(g: Game) -> None:
-    """关门 ends the sheriff's time: a tie he has not decided sends nobody."""
+def day_ends(g: Game, why: str) -> None:
+    """The day's end ends the sheriff's time (关门, or 开门 of a day that follows it): an undecided tie sends nobody."""
     for pending in [q for q in g.state.pending if q.skill == PICK]:
         g.settle(pending)
-        lapse(g, pending.who, "关门前没有决定平票者中谁出局")
+        lapse(g, pending.who, why)
+
+
+def sheriff_out(g: Game, p: Player) -> None:
+    """The sheriff went out before deciding: told once his going out is public (`published`)."""
+    if pending := g.pending_for(p.name, PICK):
+        g.settle(pending)
+        g.state.carry[LAPSED] = p.name
+
+
+def published(g: Game, names: list[str]) -> None:
+    if g.state.carry.get(LAPSED) in names:
+        lapse(g, g.state.carry.pop(LAPSED), "已出局")
 
 
 def lapse(g: Game, sheriff: str, why: str) -> None:

@@ -180,6 +180,7 @@ class R154(FileRuleset):
             g.tell("public", f"{g.label(s.player(heir))} 接任警长")
 
     def published(self, g, names: list[str]) -> None:
+        super().published(g, names)
         # 命中注定: "因女鬼阵营<吸精>死亡时，小倩触发<殉情>，两人出局后，公示身份。"
         couple = g.state.carry.get("reveal")
         if couple and set(couple) <= set(names):

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 
 from tortoise.transactions import in_transaction
 
-from engine import Act, Ballots, CloseDay, Game, OpenDay, ResolveNight, Timeout
+from engine import Act, Ballots, CloseDay, Game, OpenDay, ResolveNight, Timeout, tie_pick
 from engine.commands import Command, from_dict, to_dict
 from engine.events import DeadlineEnd, DeadlineStart, Feedback, GameOver, Notice, Outcome, TeamChange
 from engine.words import LAST_WORDS, PASS
@@ -134,7 +134,12 @@ def _lost_right(game: Game, act: Act) -> str | None:
     if skill is None or act.skill == PASS:
         return None
     if skill.when == "decision":
-        return None if game.pending_for(p.name, skill.name) else f"不再需要发动<{skill.name}>"
+        pending = game.pending_for(p.name, skill.name)
+        if pending is None:
+            return f"不再需要发动<{skill.name}>"
+        if skill.name == tie_pick.PICK and act.target is not None and game.find(act.target).name not in pending.context:
+            return "平票者已不同"  # a recount tied others: he is asked again among them
+        return None
     return None if p.alive else "已出局"
 
 

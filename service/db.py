@@ -137,12 +137,14 @@ async def open_database(url: str) -> None:
 
 
 async def _own_connection(client):
-    """One asyncpg connection with the pool's settings (those a single connection takes)."""
+    """One asyncpg connection with the settings the pool's connections get (those a single connection takes)."""
     import asyncpg
 
     takes = inspect.signature(asyncpg.connect).parameters
+    settings = {**client.server_settings, **({"search_path": client.schema} if client.schema else {}),
+                **({"application_name": client.application_name} if client.application_name else {})}
     given = {"host": client.host, "port": client.port, "user": client.user, "password": client.password,
-             "database": client.database, "server_settings": client.server_settings, **client.extra}
+             "database": client.database, "server_settings": settings, **client.extra}
     return await asyncpg.connect(**{k: v for k, v in given.items() if k in takes})
 
 

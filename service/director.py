@@ -488,7 +488,7 @@ def _counted(t: Table) -> str:
     picker = next((q.who for q in g.state.pending if q.skill == tie_pick.PICK), None)
     if picker and tally["result"] is None:
         return (f"计票完成：{counts}；结果：平票，由警长 {label[picker]} 决定谁出局（已私聊他）。可公示的计票结果见上；"
-                "他的决定会通知你。关门会结束他的时限（未决定则无人出局），请等他决定或时限过后再关门。")
+                "他的决定会通知你。当天结束（关门）会结束他的时限（未决定则无人出局），请等他决定或时限过后再关门。")
     return f"计票完成：{counts}；结果：{label.get(tally['result'], '平票或无票，无人')}。可公示的计票结果见上。"
 
 

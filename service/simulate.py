@@ -89,5 +89,9 @@ async def _run(service, qq: str, rid: str, games: int, seed: int) -> None:
         await service.delivered()
     except Exception:
         log.exception("simulation %s %s %s for %s failed", rid, games, seed, qq)
+        try:  # no silent failure: he is waiting for the table
+            await service.queue(("private", qq), f"模拟失败（{rid} {games} 局）：内部错误，已记入日志。")
+        except Exception:
+            log.exception("could not tell %s that his simulation failed", qq)
     finally:
         running.pop(qq, None)

@@ -99,8 +99,8 @@ async def test_the_sheriff_decides_a_tied_exile_by_private_message(banshabot, cl
     reply = await directing.handle(service, str(DIRECTOR), "投票 甲:戊 乙:己 丙:戊 庚:己", no_friends)
     assert "结果：平票，由警长 4号 丁 决定谁出局（已私聊他）" in reply and "请等他决定或时限过后再关门" in reply
     asked = texts_to(await drain(), qq(PICKING, "丁"))
-    assert any("请在 5号 戊、6号 己 中决定一名出局，发送“决定 座位号”" in text for text in asked), asked
+    assert any("请在 5号 戊、6号 己 中决定放逐一名，发送“决定 座位号”" in text for text in asked), asked
     told = await sent(service, t, pick_post, "丁", "决定 5")
-    assert "【可公示】放逐投票平票，警长 4号 丁 决定 5号 戊 出局。" in texts_to(told, DIRECTOR)
+    assert "【可公示】放逐投票平票，警长 4号 丁 决定放逐 5号 戊。" in texts_to(told, DIRECTOR)
     assert any("<开枪>" in text for text in texts_to(told, qq(PICKING, "戊")))
     assert not t.game.state.player("戊").alive

@@ -8,7 +8,7 @@ so the same driver plays any post of the library; the new identities' own rules 
 the guard never guards one player two nights running, a day skill that ends in a death (白狼自爆, 决斗, 自爆)
 never comes on the election day, and the wolf beauty's charm never names her last night's player. Of the ties: in a
 PK round only the tied may be named and they do not vote, a day counts a vote at most twice, and the sheriff's pick
-(决定) is asked of him alone and names one of the tied. A skill lost for good (the elder's curse) is never used."""
+(决定) is asked of him alone and names one of that day's tied. A skill lost for good (the elder's curse) is never used."""
 from __future__ import annotations
 
 import random
@@ -41,7 +41,8 @@ class Run(Play):
         names = [f"玩家{i}" for i in range(1, rules.players + 1)]
         super().__init__(rules, names, ch, seed)
         self.night_acts: dict[tuple[int, str], object] = {}
-        self.tied: list[str] = []
+        self.tied: list[str] = []  # the tied of the last exile count, on day `tied_on`
+        self.tied_on = 0
         self.factions = tuple(rules.factions_rules)
 
     def fresh(self) -> "Run":
@@ -52,7 +53,7 @@ class Run(Play):
         # today's PK, and the tied of the last exile count (whom the sheriff's pick may name)
         day = self.s.day if self.s.phase == "day" else None
         return {"may_not_vote": set(day.may_not_vote) if day else set(), "pk": dict(day.pk) if day else {},
-                "counted": list(day.counted) if day else [], "tied": self.tied,
+                "counted": list(day.counted) if day else [], "tied": self.tied if day and self.tied_on == day.number else [],
                 "lost": {p.name: set(p.lost) for p in self.s.players}}
 
     def valid_ballots(self, cmd, ctx, void=frozenset(), unvotable=frozenset()):
@@ -69,7 +70,9 @@ class Run(Play):
         want = super().check_ballots(cmd, out, ctx)
         counts = self.s.tallies[-1]["counts"]
         best = max(counts.values(), default=0)
-        self.tied = sorted(n for n, v in counts.items() if v == best and best > 0) if cmd.kind == "exile" else self.tied
+        if cmd.kind == "exile":
+            self.tied = sorted(n for n, v in counts.items() if v == best and best > 0)
+            self.tied_on = ctx["where"][2]
         return want
 
     def check_act(self, cmd: Act, ctx: dict):

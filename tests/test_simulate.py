@@ -256,6 +256,27 @@ async def test_the_directors_simulation_plays_a_post_he_sent(clean):
         del rulesets.RULESETS["T-PICK"]
 
 
+async def test_a_simulation_that_breaks_before_it_runs_is_still_answered(monkeypatch):
+    # no silent failure: a post whose kept text cannot be read gets the director an answer, not only a log line
+    import rulesets
+    from engine.rulecheck import load_text
+    from service import director, simulate
+    from service.models import RulePostRow
+
+    async def unreadable(**_):
+        raise OSError("磁盘错误")
+
+    monkeypatch.setattr(RulePostRow, "get", unreadable)
+    rulesets.add(load_text((ROOT / "tests" / "scenarios" / "posts" / "pick.yaml").read_text(encoding="utf-8")))
+    try:
+        service = FakeService()
+        await director.handle(service, "10004", "模拟 T-PICK 3", friends=None)
+        await asyncio.wait_for(simulate.running["10004"], 60)
+        assert service.sent == [("text", ("private", "10004"), "模拟失败（T-PICK 3 局）：内部错误，已记入日志。")]
+    finally:
+        del rulesets.RULESETS["T-PICK"]
+
+
 @pytest.mark.parametrize("text,why", [
     ("模拟 146", "请发送“模拟 规则 局数 [种子]”"),
     ("模拟 999 10", "没有规则「999」"),

@@ -8,9 +8,12 @@ from pathlib import Path
 
 import yaml
 
+import pytest
+
 from engine import Act, Ballots, Card, CloseDay, Game, OpenDay
 from engine.events import Notice
 from engine.rulecheck import load_text
+from engine.rulefile import RuleFileError
 
 POSTS = Path(__file__).parent / "scenarios" / "posts"
 NAMES = [("甲", "狼人"), ("乙", "狼人"), ("丙", "狼人"), ("丁", "预言家"), ("戊", "女巫"), ("己", "村民"), ("庚", "村民"), ("辛", "村民")]
@@ -119,14 +122,14 @@ def test_a_tie_is_the_sheriffs_to_decide_among_the_tied_by_private_message():
     text = public(counted)
     assert "结果：平票（5号 戊、6号 己 各2票），由警长决定其中一名出局" in text
     asked = [e.text for e in counted.events if isinstance(e, Notice) and e.audience == "player:丁"]
-    assert asked and "请在 5号 戊、6号 己 中决定一名出局，发送“决定 座位号”" in asked[0]
+    assert asked and "请在 5号 戊、6号 己 中决定放逐一名，发送“决定 座位号”" in asked[0]
     assert all(p.alive for p in g.state.players if p.name != "辛")
     for by, target, error in (("丁", "乙", "只能在平票者中决定：5号 戊、6号 己"), ("丁", None, "请发送“决定 座位号”"),
                               ("甲", "戊", "甲 现在不能发动<决定>")):
         refused = g.apply(Act(by=by, skill="决定", target=target))
         assert not refused.ok and refused.error.startswith(error), refused.error
     out = run(g, Act(by="丁", skill="决定", target="戊"))
-    assert "放逐投票平票，警长 4号 丁 决定 5号 戊 出局。" in public(out)
+    assert "放逐投票平票，警长 4号 丁 决定放逐 5号 戊。" in public(out)
     assert "放逐投票：5号 戊 出局" in public(out)
     # what an exile brings comes at once: the hunter is asked for his shot by day
     assert any(e.audience == "player:戊" and "<开枪>" in e.text for e in out.events if isinstance(e, Notice))
@@ -156,11 +159,43 @@ def test_the_sheriffs_pass_and_his_going_out_first_send_nobody():
     assert "警长没有决定平票者中谁出局，平票无人出局。" in public(out)
     g, _ = picking()
     out = run(g, Card("红牌", "丁"))
-    assert "警长已出局，平票无人出局。" in public(out)
+    told = [e.text for e in out.events if isinstance(e, Notice) and e.audience == "public"]
+    lapsed = told.index("警长已出局，平票无人出局。")
+    assert any("4号 丁" in t and "出局" in t for t in told[:lapsed]), told  # after his going out is published
     assert g.state.player("戊").alive and g.state.player("己").alive
 
 
 def test_with_no_sheriff_a_tie_sends_nobody_and_nobody_is_asked():
     g, counted = picking(sheriff=None)
-    assert "结果：平票（5号 戊、6号 己 各2票），无人出局" in public(counted)
+    assert "结果：平票（5号 戊、6号 己 各2票），无人出局（没有警长决定）" in public(counted)
     assert not g.state.pending
+
+
+def test_where_a_day_follows_the_day_its_end_ends_the_sheriffs_time():
+    # 154's "最先高票者当选警长，出人票最高者出局" on a day after which another day comes: no 关门 between them
+    g = game("pick.yaml", PICKING, phases={"exile_on_election_day": True})
+    to_the_election(g)
+    run(g, Ballots("election", (("甲", "丁"),)), Ballots("exile", (("甲", "戊"), ("乙", "己"))))
+    assert g.pending_for("丁", "决定")
+    out = run(g, OpenDay())
+    assert "警长当天结束前没有决定平票者中谁出局，平票无人出局。" in public(out)
+    refused = g.apply(Act(by="丁", skill="决定", target="戊"))
+    assert not refused.ok and g.state.player("戊").alive
+
+
+def test_a_time_limit_before_closing_is_a_sheriffs_time_and_one_after_it_is_refused():
+    game("pick.yaml", PICKING, limits={"tie_pick": {"anchor": "close", "minutes": -30, "text": "关门前30分钟"}})
+    for limit in ({"anchor": "close", "minutes": 30, "text": "关门后30分钟"}, {"anchor": "open", "minutes": 0, "text": "下次开门"}):
+        with pytest.raises(RuleFileError) as caught:
+            game("pick.yaml", PICKING, limits={"tie_pick": limit})
+        assert "警长须在当天结束前决定平票：这个时限不能在关门之后" in str(caught.value)
+
+
+def test_a_recount_that_ties_others_makes_the_sheriffs_pick_moot():
+    # 重新计票 replays the day with the new count: a 决定 naming one no longer tied lost its grounds, it is no error
+    from service.corrections import _lost_right
+
+    g, _ = picking()
+    g.state.pending[0].context = ("己", "庚")  # as the recount's tie would ask it
+    assert _lost_right(g, Act(by="丁", skill="决定", target="戊")) == "平票者已不同"
+    assert _lost_right(g, Act(by="丁", skill="决定", target="己")) is None
