@@ -17,32 +17,34 @@ from pathlib import Path
 from engine.typed import number, quoted
 from rulesets import RULESETS, SHIPPED
 
-from . import handling
+from . import handling, rule_posts
 from .models import RulePostRow
 
 log = logging.getLogger(__name__)
 
 LIMIT = 5000  # games one request may ask
 ROOT = Path(__file__).resolve().parents[1]
-USAGE = f"请发送“模拟 规则 局数 [种子]”，如“模拟 146 1000”：规则为 {'、'.join(RULESETS)}，局数 1–{LIMIT}，种子为非负整数（不写为 0，同一种子结果相同）"
 running: dict[str, asyncio.Task] = {}  # director's QQ -> his run
+
+
+def usage() -> str:
+    # the posts known now: the shipped ones and those directors have sent (service/rule_posts.py)
+    return (f"请发送“模拟 规则 局数 [种子]”，如“模拟 146 1000”：规则为 {'、'.join(RULESETS)}，局数 1–{LIMIT}，"
+            "种子为非负整数（不写为 0，同一种子结果相同）")
 
 
 def request(rest: str) -> tuple[str, int, int]:
     """The ruleset, games and seed asked for; raises ValueError with the Chinese reply."""
     parts = rest.split()
     if len(parts) not in (2, 3):
-        raise ValueError(USAGE)
-    rid = parts[0]
-    if rid not in RULESETS:
-        raise ValueError(f"没有规则「{quoted(rid)}」。{USAGE}")
+        raise ValueError(usage())
     games = number(parts[1], 4)
     if games is None or not 1 <= games <= LIMIT:
-        raise ValueError(f"局数「{quoted(parts[1])}」不可用：应为 1–{LIMIT} 的整数。{USAGE}")
+        raise ValueError(f"局数「{quoted(parts[1])}」不可用：应为 1–{LIMIT} 的整数。{usage()}")
     seed = number(parts[2], 9) if len(parts) == 3 else 0
     if seed is None:
-        raise ValueError(f"种子「{quoted(parts[2])}」不可用：应为不超过9位的非负整数。{USAGE}")
-    return rid, games, seed
+        raise ValueError(f"种子「{quoted(parts[2])}」不可用：应为不超过9位的非负整数。{usage()}")
+    return parts[0], games, seed
 
 
 async def start(service, qq: str, rest: str) -> str:
@@ -50,6 +52,9 @@ async def start(service, qq: str, rest: str) -> str:
         rid, games, seed = request(rest)
     except ValueError as exc:
         return str(exc)
+    # a post sent to another bot process since this one started is read from the database
+    if rid not in RULESETS and await rule_posts.find(rid) is None:
+        return f"没有规则「{quoted(rid)}」。{usage()}"
     if qq in running:
         return "你的上一次模拟还没有结束：结束后会把结果发给你，之后再发新的模拟。"
     running[qq] = asyncio.create_task(_run(service, qq, rid, games, seed))

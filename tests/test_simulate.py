@@ -237,15 +237,15 @@ async def test_the_directors_simulation_answers_and_sends_the_table_and_the_char
 
 
 async def test_the_directors_simulation_plays_a_post_he_sent(clean):
-    # a post sent over QQ is kept in the database, not among rulesets/: its text goes to the simulation's process
+    # a post sent over QQ is kept in the database, not among rulesets/: its text goes to the simulation's process.
+    # This one was sent to another bot process: this one reads it from the database when 模拟 names it.
     import rulesets
-    from engine.rulecheck import load_text
     from service import director, simulate
     from service.models import RulePostRow
 
     text = (ROOT / "tests" / "scenarios" / "posts" / "pick.yaml").read_text(encoding="utf-8")
     await RulePostRow.create(id="T-PICK", owner="10003", text=text)
-    rulesets.add(load_text(text))
+    assert "T-PICK" not in rulesets.RULESETS
     try:
         service = FakeService()
         assert (await director.handle(service, "10003", "模拟 T-PICK 3", friends=None)).startswith("模拟已开始：T-PICK 3 局")
@@ -253,7 +253,7 @@ async def test_the_directors_simulation_plays_a_post_he_sent(clean):
         kind, to, table = service.sent[0]
         assert table.startswith("警长决定平票 模拟 3 局（种子 0；玩家：全部拟人）\n胜率（95% 区间）："), table
     finally:
-        del rulesets.RULESETS["T-PICK"]
+        rulesets.RULESETS.pop("T-PICK", None)
 
 
 async def test_a_simulation_that_breaks_before_it_runs_is_still_answered(monkeypatch):
@@ -284,7 +284,7 @@ async def test_a_simulation_that_breaks_before_it_runs_is_still_answered(monkeyp
     ("模拟 146 5001", "局数「5001」不可用：应为 1–5000 的整数"),
     ("模拟 146 10 x", "种子「x」不可用：应为不超过9位的非负整数"),
 ])
-async def test_a_bad_simulation_request_is_refused(text, why):
+async def test_a_bad_simulation_request_is_refused(clean, text, why):
     from service import director, simulate
 
     service = FakeService()
