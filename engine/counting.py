@@ -63,8 +63,9 @@ class Counting:
         bonus = self.rules.exile_bonus(self) if cmd.kind == "exile" else {}
         counts, result = count(valid, bonus, self.rules.tie_rule(self, cmd.kind))
         pk_round = cmd.kind in s.day.pk
-        pk = self._pk(cmd.kind, counts) if result is None else ()
-        picking = tie_pick.tied_for_pick(self, cmd.kind, _top(self, counts)) if result is None else ()
+        top = _top(self, counts)
+        pk = self._pk(cmd.kind, top) if result is None else ()
+        picking = tie_pick.tied_for_pick(self, cmd.kind, top) if result is None else ()
         s.day.counted.append(cmd.kind)
         if pk:
             s.day.pk[cmd.kind] = pk
@@ -110,9 +111,8 @@ class Counting:
             if self.phase != "over":
                 self.give_card(cards[0], p, f"第{s.day_no}天没有投票。规则：{self.rules.no_vote_card(self)}", len(cards))
 
-    def _pk(self, kind: str, counts: dict[str, Fraction]) -> tuple[str, ...]:
-        """The tied who go to a PK round, in seat order: a tie on the top count the ruleset sends to one."""
-        top = _top(self, counts)
+    def _pk(self, kind: str, top: list[str]) -> tuple[str, ...]:
+        """The tied (`top`, in seat order) who go to a PK round: a tie on the top count the ruleset sends to one."""
         return tuple(top) if len(top) > 1 and self.rules.tie_round(self, kind) else ()
 
     def vote_weight(self, voter: str, kind: str) -> Fraction:
@@ -185,5 +185,5 @@ class _Ballots:
             return f"结果：{tied}" + (f"{self.label(result)} 当选警长" if result else "本局没有警长")
         if result:  # a tie with a result: 146's "平票时警长投票的角色出局"
             return f"结果：{tied}{'按警长的票，' if tied else ''}{self.label(result)}"
-        unpicked = "（没有警长决定）" if tied and self.g.rules.ties.get(self.kind) == tie_pick.RULE else ""
+        unpicked = "（没有警长决定）" if tied and tie_pick.applies(self.g, self.kind) else ""
         return f"结果：{tied or ('' if top else '无有效票，')}无人出局{unpicked}"

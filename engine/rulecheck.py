@@ -318,15 +318,15 @@ class Checker:
                 if k == "limit" and isinstance(v, str) and v not in rules.limits:
                     self.bad(("limits",), f"<{p.name}>用到的时限「{v}」不在 limits 中")
                 if k == "waits_for":  # what a feedback waits for: night actions of this post (a granted one too)
-                    for slot in v if isinstance(v, list) else [v]:
-                        if slot not in rules.slot_owner:
-                            self.bad(("identities",), f"<{p.name}>的 waits_for 中的「{slot}」不是本帖的夜晚行动"
-                                     f"（本帖的夜晚行动：{'、'.join(rules.slot_owner) or '无'}）")
+                    self.known(p.name, k, v, rules.slot_owner, "夜晚行动", "本帖的夜晚行动")
                 if k == "first_life_from" and d.get("settlement"):  # harms the file's settlement settles
-                    for step in v if isinstance(v, list) else [v]:
-                        if step not in rules.step_of:
-                            self.bad(("identities",), f"<{p.name}>的 first_life_from 中的「{step}」不是本帖的结算步骤"
-                                     f"（可以结算的：{'、'.join(rules.step_of) or '无'}）")
+                    self.known(p.name, k, v, rules.step_of, "结算步骤", "可以结算的")
+
+    def known(self, part: str, key: str, value, known, what: str, listed: str) -> None:
+        """Each name a part's parameter gives is one of the post's (`known`, listed in the answer)."""
+        for name in value if isinstance(value, list) else [value]:
+            if name not in known:
+                self.bad(("identities",), f"<{part}>的 {key} 中的「{name}」不是本帖的{what}（{listed}：{'、'.join(known) or '无'}）")
 
 
     def first(self, path: tuple, what: str, order: list, leading: dict[str, str]) -> None:

@@ -25,11 +25,16 @@ LIMIT = "tie_pick"  # the key of his time in the file's `limits`
 LAPSED = "pick_lapsed"  # the sheriff who went out before deciding, until his going out is published
 
 
+def applies(g: Game, kind: str) -> bool:
+    """Whether the post's tie rule for this kind of vote is the sheriff's pick."""
+    return getattr(g.rules, "ties", {}).get(kind) == RULE
+
+
 def tied_for_pick(g: Game, kind: str, top: list[str]) -> tuple[str, ...]:
     """The tied whom the sheriff picks among after this count: none where the file's rule is another, there is no
     tie, or no living sheriff."""
     s = g.state
-    if getattr(g.rules, "ties", {}).get(kind) != RULE or len(top) < 2 or not s.sheriff or not s.player(s.sheriff).alive:
+    if not applies(g, kind) or len(top) < 2 or not s.sheriff or not s.player(s.sheriff).alive:
         return ()
     return tuple(top)
 

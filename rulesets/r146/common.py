@@ -20,11 +20,6 @@ def fooled(p: Player) -> bool:
     return p.role == "白痴" and "装傻" in p.used
 
 
-def still_has(actor: Player, skill: str) -> None:
-    if skill in actor.lost:
-        raise Rejected(f"{actor.name} 已经失去了<{skill}>")
-
-
 def usable(g: Game, p: Player | None, skill: str) -> bool:
     """`p` is alive and may use `skill` tonight: neither lost for good nor taken for the phase."""
     return p is not None and p.alive and skill not in p.lost and skill not in p.used and not g.suspended(p, skill)

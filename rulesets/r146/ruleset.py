@@ -14,7 +14,7 @@ from fractions import Fraction
 from engine import skills
 from engine.errors import Rejected
 from engine.game import Game
-from engine.library import IDENTITY, OFFICE, TEAM_SKILL, Param, Part, entry
+from engine.library import IDENTITY, OFFICE, TEAM_SKILL, Param, Part, entry, still_has
 from engine.library.elder import Elder
 from engine.rulefile import FileRuleset
 from engine.ruleset import Skill
@@ -24,7 +24,7 @@ from engine.state import Pending, Player
 from . import draws, moons
 from .common import (
     BLACK, COUPLE, PACK, VILLAGE, WOLVES, after_shot, ask_shot, fooled, lovers, pack_alive,
-    shot, still_has, usable,
+    shot, usable,
 )
 
 # the night's 指杀 in the post's order: (3) 狼人 (the pack's 杀人, the 狼王's 冲锋, the leader's 捕猎), (4) 黑情侣,
