@@ -299,7 +299,7 @@ class Checker:
                 self.bad(("night_order", i), f"夜晚行动「{slot}」不属于本帖任何身份或群（本帖的夜晚行动：{'、'.join(owned) or '无'}）")
         for slot in owned - set(d.get("night_order") or []):
             self.bad(("night_order",), f"夜晚行动「{slot}」没有列入夜晚行动顺序")
-        steps = set(rules.step_of)
+        steps = {s for s in rules.step_of if isinstance(s, str)}
         for i, step in enumerate(d.get("settlement") or [], 1):
             if step not in steps:
                 self.bad(("settlement", i), f"结算步骤「{step}」不属于本帖任何身份或群（可以结算的：{'、'.join(steps) or '无'}）")

@@ -155,7 +155,7 @@ class FileRuleset(Ruleset):
         self.night_parts = [p for p in ranked if p.slots]
         self.hooks = {h: [p for p in (ranked if h in NIGHT_HOOKS else parts) if defines(p, h)] for h in HOOKS}
         self.hooks["start_game"].sort(key=lambda part: not part.starts_first)
-        self.hooks["spares"].sort(key=lambda part: part.spares_last)
+        self.hooks["spares"].sort(key=lambda part: part.spares_rank)
         self.slot_owner = {s: p for p in parts for s in (*p.slots, *p.granted)}
         steps = [(name, fn, p) for p in parts for name, fn in p.steps().items()]
         self.step_of = {name: fn for name, fn, _ in steps}
@@ -189,7 +189,7 @@ class FileRuleset(Ruleset):
     def harm_targets(self, g, keys) -> list[str]:
         """Whom tonight's chosen harms (settlement steps by name) name, those of a part that still acts."""
         a = g.night.actions
-        return [a[k][1] for k in keys if k in a and self.step_owner[k].acting(g)]
+        return [a[k][1] for k in keys if k in a and self.step_owner[k].acting(g, k)]
 
     def foreseen(self, g, seer, target) -> None:
         """A check's result was given (154's 宁采臣 found by the taoist: 天命); code a file names fills it in."""

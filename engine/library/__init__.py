@@ -106,9 +106,10 @@ class Part:
     # its start_game comes before every other part's: what it decides at the start (the cupid's lovers, their faction and
     # groups) is what the others read then (the sisters' group), wherever the file lists it
     starts_first = False
-    # its `spares` is asked after every other part's: what it spares (the elder's first life) is only what no other
-    # part (a doctor, a guard, the witch's save) spared first
-    spares_last = False
+    # the order parts' `spares` are asked in, lowest first: one that voids a harm (a doctor, a guard: VOIDS) before one
+    # that keeps an effective harm from taking its target out (the witch's save: SAVES); the elder's first life, spent by
+    # an effective harm only, is asked after the first (SPENT) or after both (LAST) as his post reads "有效指杀"
+    spares_rank = 0
 
     def __init__(self, rules: "FileRuleset", kind: str, name: str, holders: tuple[str, ...], team: str | None, params: dict):
         self.rules, self.kind, self.name, self.holders, self.team, self.p = rules, kind, name, holders, team, params
@@ -130,8 +131,9 @@ class Part:
         """Whether `slot` is settled for tonight (chosen, passed, or not open tonight at all)."""
         return all(s != slot for _, s in self.open_slots(g))
 
-    def acting(self, g: "Game") -> bool:
-        """Whether what it chose tonight still counts (a team whose faction lost first loses its kill)."""
+    def acting(self, g: "Game", step: str | None = None) -> bool:
+        """Whether what it chose tonight (for its settlement step `step`) still counts (a team whose faction lost
+        first loses its kill)."""
         return True
 
     def begin_night(self, g: "Game") -> None: ...
@@ -209,11 +211,15 @@ class NightSkill(Part):
     def open_slots(self, g):
         p = self.holder(g)
         skill = self.p["skill"]
-        return [(p.name, skill)] if p and skill not in p.lost and not g.decided(p.name, skill) else []
+        # a skill lost for good (an elder's curse) or taken for the night (an event's) is not awaited
+        return [(p.name, skill)] if p and skill not in p.lost and not g.suspended(p, skill) and not g.decided(p.name, skill) else []
 
     def begin_night(self, g) -> None:
         for who, slot in self.open_slots(g):
             self.rules.prompt(g, who, slot, self.p.get("ask"))
+
+
+VOIDS, SPENT, SAVES, LAST = 0, 1, 2, 3  # Part.spares_rank
 
 
 def still_has(actor: "Player", skill: str) -> None:

@@ -14,6 +14,7 @@ from . import IDENTITY, NightSkill, Param, entry
        skill=Param("针灸", "技能在本帖中的名称"),
        aliases=Param(["针"], "简写"),
        harms=Param(None, "针灸使之无效的伤害：这些夜晚行动（结算步骤）", required=True, kind=list),
+       empty=Param("空针", "空针在本帖中的名称（结算步骤的名称）"),
        empty_to_die=Param(2, "累计几次空针出局"),
        ask=Param("你可以<针灸>一名角色（发送“针灸 座位号”）", "每晚告知他的话"))
 class Doctor(NightSkill):
@@ -25,7 +26,7 @@ class Doctor(NightSkill):
         return cause in self.p["harms"] and self.p["skill"] in a and a[self.p["skill"]][1] == name
 
     def steps(self):
-        return {"空针": self.settle}
+        return {self.p["empty"]: self.settle}
 
     def settle(self, g, out):
         a = g.night.actions
@@ -34,7 +35,8 @@ class Doctor(NightSkill):
         needled = a[self.p["skill"]][1]
         if needled not in self.rules.harm_targets(g, self.p["harms"]):
             p = g.state.player(needled)
-            p.marks["空针"] = p.marks.get("空针", 0) + 1
-            if p.marks["空针"] == self.p["empty_to_die"]:
+            empty = self.p["empty"]
+            p.marks[empty] = p.marks.get(empty, 0) + 1
+            if p.marks[empty] == self.p["empty_to_die"]:
                 out.append((needled, self.p["skill"]))
         return out

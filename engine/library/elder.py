@@ -5,17 +5,18 @@ The curse takes, from every player of the bound identities, the skills of `bound
 an event grants, `granted_only`, only once granted); it is undone when the elder's death turns out to have been
 a red card ("红牌罚下出局的角色……不能发动以下技能：长老<长寿之命>").
 
-His first life: the first of the night's harms `first_life_from` that would take him out, after every other part
-that spares a player (the doctor's, the guard's, the witch's save: an attack they void is no effective one), is
-survived; a second effective harm, the same night or later, takes him out. 146 spends it in its own settlement's
-step two, before the witch's save (`spends_first_life`, rulesets/r146/ruleset.py).
+His first life: the first of the night's harms `first_life_from` that would take him out is survived; a second
+effective harm, the same night or later, takes him out. A harm the doctor or the guard voids is no effective one.
+Whether one the witch saves him from is (`saved_spends`) is his post's reading of "有效指杀": 146's settlement says
+"一、被指杀的角色如果是救治的目标，指杀无效，否则有效。二、被指杀的角色是未被有效指杀过的长老，长老视为被有效指杀一次。
+三、被指杀的角色如果是<救药>的目标，此次有效指杀不会导致角色出局。" — the antidote comes after his life is spent.
 """
 from __future__ import annotations
 
-from . import IDENTITY, Param, Part, entry
+from . import IDENTITY, LAST, SPENT, Param, Part, entry
 
 LOST = "失去技能"  # what his death brings each bound player once it is public (Game.when_public)
-SPENT = "有效指杀"  # his mark once his first life is spent
+FIRST_LIFE = "有效指杀"  # his mark once his first life is spent
 
 
 @entry("长老", IDENTITY, "<长寿之命>（强制）：第一次被有效指杀时不出局；因所列原因出局时，所列身份失去技能", ("长寿之命",),
@@ -24,19 +25,15 @@ SPENT = "有效指杀"  # his mark once his first life is spent
        curses=Param(None, "使所列身份失去技能的出局原因（如 投票、毒药、最后一枪、救治）", required=True, kind=list),
        bound=Param(None, "失去技能的身份及其技能：{身份: [技能, ...]}", required=True, kind=dict),
        granted_only=Param([], "所列技能中由事件赋予的：只在已获得时失去"),
+       saved_spends=Param(False, "被<救药>救下的指杀是否也算有效指杀（用掉他的第一条命）"),
        director=Param("长老因{cause}出局：{bound}失去技能", "告知导演的话（{bound}：所列身份）"),
        told=Param("长老出局，你失去了技能。", "出局公示后告知失去技能者的话"),
        restored=Param("长老改为红牌罚下出局，<长寿之命>不生效：你的技能恢复。", "改为红牌出局时告知技能恢复者的话"),
        cancelled=Param("<长寿之命>不生效：{bound}的技能恢复", "改为红牌出局时告诉导演的话（{bound}：所列身份）"))
 class Elder(Part):
-    spares_last = True  # an attack another part spares is no effective one: his first life stays
-
-    def spends_first_life(self, p) -> bool:
-        """An effective attack on `p`: True where it is the elder's first, which he survives ("视为被有效指杀一次")."""
-        if p.role in self.holders and not p.marks.get(SPENT):
-            p.marks[SPENT] = 1
-            return True
-        return False
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.spares_rank = SPENT if self.p["saved_spends"] else LAST
 
     def spares(self, g, name, cause) -> bool:
         p = g.state.player(name)
@@ -44,10 +41,11 @@ class Elder(Part):
             return False
         # asked once for each harm in the settlement, and again for a feedback that senses the night's harms
         # before the settlement (harms_before): the harm that spent his life is spared each time it is asked of
-        spent = (g.night.number, cause)
-        if not p.marks.get(SPENT):
-            p.marks[SPENT] = spent
-        return p.marks[SPENT] == spent
+        spent = [g.night.number, cause]
+        if not p.marks.get(FIRST_LIFE):
+            p.marks[FIRST_LIFE] = spent
+        # a game kept before the harm was recorded holds 1 there: his life was spent then
+        return p.marks[FIRST_LIFE] in (spent, tuple(spent))
 
     def after_death(self, g, p, cause) -> None:
         if p.role not in self.holders or cause not in self.p["curses"]:

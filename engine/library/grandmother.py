@@ -29,7 +29,7 @@ class Grandmother(Part):
         return [self.skill(self.charge, self.p["charge"], "night", ("冲",), holders=self.holders),
                 self.skill(self.fury, self.p["fury"], "night", ("怒",), holders=self.holders, attaches_to=self.p["team_skill"])]
 
-    def acting(self, g) -> bool:
+    def acting(self, g, step=None) -> bool:
         return self.p["faction"] not in g.state.lost
 
     def may_act(self, g) -> None:

@@ -39,7 +39,7 @@ class Guard(NightSkill):
         save = a.get(self.p["save_skill"])
         if self.p["same_save_dies"] and name and save and save[1] == name:
             cause = next((k for k in self.p["protects_from"] if k in a and a[k][1] == name
-                          and self.rules.step_owner[k].acting(g)), None)
+                          and self.rules.step_owner[k].acting(g, k)), None)
             if cause and all(n != name for n, _ in out):
                 out.append((name, cause))
         return out

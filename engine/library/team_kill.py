@@ -43,7 +43,7 @@ class TeamKill(Part):
     def members_alive(self, g):
         return [p for p in map(g.state.player, g.state.teams[self.team]) if p.alive]
 
-    def acting(self, g) -> bool:
+    def acting(self, g, step=None) -> bool:
         return self.p["faction"] is None or self.p["faction"] not in g.state.lost
 
     # a skill granted for the next night only ("仅限下一个夜晚"), by the part that grants it

@@ -8,13 +8,14 @@ M131: "<通灵><强制>：游戏日夜晚，反馈被指杀的角色。<救药><
 from __future__ import annotations
 
 from .. import skills
-from . import IDENTITY, Param, Part, entry, still_has
+from . import IDENTITY, SAVES, Param, Part, entry, still_has
 
 
 @entry("女巫", IDENTITY, "<通灵>得知当晚被指杀的角色；<救药>（限定）；<毒药>（限定）；同一夜不能同时使用",
        ("通灵", "救药", "毒药"),
        slot=Param("女巫", "她的夜晚行动在夜晚顺序中的名称（答复为救药、毒药或放弃）"),
        senses=Param(None, "<通灵>得知的伤害：这些夜晚行动（结算步骤）的目标（如 [杀人]）", required=True, kind=list),
+       senses_void=Param(False, "<通灵>是否也得知已不生效的伤害（发出者的阵营在当晚判负）：按“被指杀”即被选为目标"),
        waits_for=Param(None, "<通灵>反馈前须已决定的夜晚行动（夜晚顺序中的名称）", required=True, kind=list),
        limit=Param(None, "她的决定的时限（时限表中的键）；None：从<通灵>反馈起按 feedback 时限，之前不限", kind=str),
        saves_from=Param(None, "<救药>使目标免于的出局原因（如 [杀人]；附加刀不在其中）", required=True, kind=list),
@@ -27,6 +28,8 @@ from . import IDENTITY, Param, Part, entry, still_has
        decide=Param("请在30分钟内决定：救药 座位号 / 毒药 座位号 / 放弃。", "<通灵>反馈后请她决定的话"))
 class Witch(Part):
     potion_slot = True
+    spares_rank = SAVES
+
     def __init__(self, *args):
         super().__init__(*args)
         self.slots = (self.p["slot"],)
@@ -45,9 +48,10 @@ class Witch(Part):
         skills.poison(g, actor, target, slot=self.p["slot"])
 
     def done(self, g, w=None) -> bool:
-        # both potions used, or lost (an elder's curse): nothing is left for her to decide
+        # both potions used, lost (an elder's curse) or taken for the night (an event's): nothing is left for her to decide
         w = w or self.holder(g)
-        return w is None or g.decided(w.name, self.p["slot"]) or {"救药", "毒药"} <= w.used | w.lost
+        return (w is None or g.decided(w.name, self.p["slot"])
+                or all(k in w.used or k in w.lost or g.suspended(w, k) for k in ("救药", "毒药")))
 
     def open_slots(self, g):
         w = self.holder(g)
@@ -74,7 +78,9 @@ class Witch(Part):
         if not all(self.rules.decided(g, slot) for slot in self.p["waits_for"]):
             return
         seat = {p.name: p.seat for p in g.state.players}
-        attacked = sorted(set(self.rules.harm_targets(g, self.p["senses"])), key=seat.get)
+        a = g.night.actions
+        named = [a[k][1] for k in self.p["senses"] if k in a] if self.p["senses_void"] else self.rules.harm_targets(g, self.p["senses"])
+        attacked = sorted(set(named), key=seat.get)
         g.give_feedback(w, "通灵", None, attacked, skills.sensed(g, attacked, self.rules.harm_word))
         if self.p["limit"] is None and not self.done(g):
             g.tell(f"player:{w.name}", self.p["decide"])

@@ -923,20 +923,26 @@ def tonight(g: Game) -> None:
     birthday_night(g)
 
 
-def night_slots(g: Game) -> list[tuple[str, str]]:
-    """The night's decisions an event adds (each wolf's <预言> and one <杀人> under 神经错乱, the leader's
-    <捕猎>, the witch's <灵媒>), as (who, slot)."""
+def kill_slots(g: Game) -> list[tuple[str, str]]:
+    """The night's 指杀 an event adds (one <杀人> under 神经错乱, the leader's <捕猎>), as (who, slot)."""
     out = []
     n = g.night
     for p in g.state.alive() if n.granted else ():
-        granted = n.granted.get(p.name, ())
-        if "预言" in granted and p.role != "预言家" and not g.decided(p.name, "预言"):
-            out.append((p.name, "预言"))
-        if "杀人" in granted and not g.decided(p.name, "杀人"):
+        if "杀人" in n.granted.get(p.name, ()) and not g.decided(p.name, "杀人"):
             out.append((p.name, "杀人"))
     chief = leader(g)
     if usable(g, chief, HUNT) and not wolves_lost(g, chief) and not g.decided(chief.name, HUNT):
         out.append((chief.name, HUNT))
+    return out
+
+
+def night_slots(g: Game) -> list[tuple[str, str]]:
+    """The night's other decisions an event adds (each wolf's <预言> under 神经错乱, the witch's <灵媒>), as (who, slot)."""
+    out = []
+    n = g.night
+    for p in g.state.alive() if n.granted else ():
+        if "预言" in n.granted.get(p.name, ()) and p.role != "预言家" and not g.decided(p.name, "预言"):
+            out.append((p.name, "预言"))
     witch = living_with_role(g, "女巫")
     if held(g).get("seance") and usable(g, witch, MEDIUM) and not g.decided(witch.name, MEDIUM):
         out.append((witch.name, MEDIUM))

@@ -9,21 +9,21 @@ to it and listed in docs/rules-146.md.
 """
 from __future__ import annotations
 
+import dataclasses
 from fractions import Fraction
 
 from engine import skills
 from engine.errors import Rejected
 from engine.game import Game
-from engine.library import IDENTITY, OFFICE, TEAM_SKILL, Param, Part, entry, still_has
-from engine.library.elder import Elder
+from engine.library import IDENTITY, OFFICE, TEAM_SKILL, Part, entry, still_has
 from engine.rulefile import FileRuleset
 from engine.ruleset import Skill
-from engine.skills import living_with_role, night_target, once_tonight
+from engine.skills import night_target, once_tonight
 from engine.state import Pending, Player
 
 from . import draws, moons
 from .common import (
-    BLACK, COUPLE, PACK, VILLAGE, WOLVES, after_shot, ask_shot, fooled, lovers, pack_alive,
+    BLACK, COUPLE, PACK, WOLVES, after_shot, ask_shot, fooled, lovers, pack_alive,
     shot, usable,
 )
 
@@ -53,17 +53,15 @@ def _knife_holders(g: Game) -> list[Player]:
     return living if any(p.role in ("狼人", "狼王") for p in living) else []
 
 
+def _pack_killers(g: Game) -> list[str]:
+    """The living members of the 狼群 who hold the pack's <杀人> tonight."""
+    return [p.name for p in pack_alive(g) if "杀人" not in p.lost and not g.suspended(p, "杀人")]
+
+
 def _may_charge(g: Game, king: Player) -> bool:
     # "狼人阵营优先判负后，狼人阵营失去杀人技能。" — "杀人技能" without the brackets of a skill's name: every
     # killing skill of the faction, 冲锋 too. A 狼王 who eloped is no longer of the faction and keeps it.
     return "冲锋" not in king.lost and not (king.faction == WOLVES and WOLVES in g.state.lost)
-
-
-# --- night: (2) 医生 -----------------------------------------------------------------------------------
-def heal(g: Game, actor: Player, target) -> None:
-    # 救治: "游戏日夜晚，医生可以救治一名角色，使对其的指杀无效。" — "一名角色": himself too.
-    still_has(actor, "救治")
-    night_target(g, actor, "救治", target)
 
 
 # --- night: (3) 狼人, (4) 黑情侣 ----------------------------------------------------------------------------
@@ -108,32 +106,6 @@ def charge(g: Game, actor: Player, target) -> None:
     if not _may_charge(g, actor):
         raise Rejected("狼人阵营已经判负，失去了杀人技能（<冲锋>）")
     night_target(g, actor, "冲锋", target)
-
-
-# --- night: (5) 女巫, (6) 预言家 -------------------------------------------------------------------------
-def save(g: Game, actor: Player, target) -> None:
-    # 救药: "女巫可以选择一名角色，对其使用救药。该角色当晚不会因被指杀而出局。<救药>发动后，在该夜晚不可发动技能<毒药>。
-    # <救药>使用后，女巫失去技能<救药>。女巫失去<救药>技能后，失去技能<通灵>。" — "女巫可以自救。"
-    still_has(actor, "救药")
-    skills.save(g, actor, target, slot="女巫", self_save_refusal=None)
-
-
-def poison(g: Game, actor: Player, target) -> None:
-    # 毒药: "该角色在夜晚结束前出局。<毒药>发动后，女巫失去技能<毒药>，且在该夜晚不可发动技能<救药>。"
-    # "当晚带刀毒药依然生效": she may poison on the night she is attacked.
-    still_has(actor, "毒药")
-    skills.poison(g, actor, target, slot="女巫")
-
-
-def foresee(g: Game, actor: Player, target) -> None:
-    # 预言: "若该角色属于村民阵营，反馈<村民阵营>；否则，反馈<非村民阵营>。" Factions settle at the start
-    # (情侣, 丘比特) and nothing later in the night changes one, so the answer comes at once.
-    if actor.role != "预言家":
-        return moons.confused_foresight(g, actor, target)  # a wolf's, under 神经错乱
-    still_has(actor, "预言")
-    t = night_target(g, actor, "预言", target)
-    result = VILLAGE if t.faction == VILLAGE else "非" + VILLAGE
-    g.give_feedback(actor, "预言", t.name, result, f"预言结果：{g.label(t)} 是<{result}>")
 
 
 # --- decisions -------------------------------------------------------------------------------------------
@@ -205,12 +177,8 @@ def _new_sheriff(g: Game) -> None:
 SKILLS = {
     s.name: s
     for s in (
-        Skill("救治", "night", heal, aliases=("治", "医"), holders=("医生",)),
         Skill("杀人", "night", kill, aliases=("刀", "杀"), team=True),
         Skill("冲锋", "night", charge, aliases=("冲",), holders=("狼王",)),
-        Skill("救药", "night", save, aliases=("救",), holders=("女巫",)),
-        Skill("毒药", "night", poison, aliases=("毒",), holders=("女巫",)),
-        Skill("预言", "night", foresee, aliases=("查", "验"), holders=("预言家",)),
         Skill("最后一枪", "decision", shoot, aliases=("开枪", "枪")),
         Skill("殉职", "decision", hand_over, aliases=("移交", "警徽")),
         Skill("任命", "decision", appoint, aliases=("执警",)),
@@ -247,18 +215,51 @@ class Own(Part):
         return [SKILLS[w] for w in self.words]
 
 
-def _own(name: str, kind: str, about: str, words: tuple[str, ...] = (), **params: Param) -> None:
-    entry(name, kind, about, words, **params)(type(f"Own_{name}", (Own,), {"words": words, "potion_slot": "slot" in params}))
+def _own(name: str, kind: str, about: str, words: tuple[str, ...]) -> None:
+    entry(name, kind, about, words)(type(f"Own_{name}", (Own,), {"words": words}))
 
 
-_own("146狼王", IDENTITY, "146：与狼群共同<杀人>；<冲锋>每晚另外指杀一名角色，狼群内有角色非因红牌出局后失去", ("冲锋",))
-_own("146女巫", IDENTITY, "146：<通灵>得知当晚被指杀的角色（新月的指杀也在内）；<救药>、<毒药>各一次，同一夜只能用一种",
-     ("救药", "毒药"), slot=Param("女巫", "她的夜晚行动，以救药、毒药或放弃答复"))
-_own("146预言家", IDENTITY, "146：夜晚<预言>一名角色是否属于村民阵营（神经错乱时另有规则）", ("预言",))
-_own("146医生", IDENTITY, "146：夜晚<救治>一名角色，使对其的指杀无效；同一角色累计两次空救时出局", ("救治",))
 _own("146吉普赛人", IDENTITY, "146：<窥月>得知警长所选的大新月；<占卜>一次重新抽取", (draws.REDRAW,))
 _own("146猎人", IDENTITY, "146：非因红牌出局后可以<最后一枪>（神经错乱、猎人的愤怒另有规则）", ("最后一枪",))
 _own("146警长", OFFICE, "146：<殉职>（装傻后须移交）、<任命>执警；警长、执警抽取新月", ("殉职", "任命"))
+
+
+def _attack(g: Game, out: list, key: str) -> list:
+    """One 指杀 of the night in the settlement, step by step as the post gives it ("一、被指杀的角色如果是救治的目标，
+    指杀无效……二、……长老视为被有效指杀一次。三、被指杀的角色如果是<救药>的目标，此次有效指杀不会导致角色出局。四、
+    被指杀的角色出局。"): steps one to three are the doctor's, the elder's and the witch's `spares`, in that order."""
+    a = g.night.actions
+    if key in a and _counts(g, key) and not g.rules.spared(g, a[key][1], key):
+        out.append((a[key][1], CAUSE[key]))
+    return out
+
+
+def _counts(g: Game, key: str) -> bool:
+    # "狼人阵营优先判负后，狼人阵营失去杀人技能": a faction judged lost during the night has lost its 指杀 by the settlement
+    sent = g.night.actions.get(key)
+    return not (sent and WOLVES in g.state.lost and g.state.player(sent[0]).faction == WOLVES)
+
+
+@entry("146狼王", IDENTITY, "146：与狼群共同<杀人>；<冲锋>每晚另外指杀一名角色，狼群内有角色非因红牌出局后失去", ("冲锋",))
+class Charge(Own):
+    words = ("冲锋",)
+    slots = ("冲锋",)
+
+    def open_slots(self, g):
+        king = self.holder(g)
+        if king and _may_charge(g, king) and usable(g, king, "冲锋") and not g.decided(king.name, "冲锋"):
+            return [(king.name, "冲锋")]
+        return []
+
+    def begin_night(self, g) -> None:
+        for who, slot in self.open_slots(g):
+            self.rules.prompt(g, who, slot, "你可以<冲锋>指杀一名角色（发送“冲锋 座位号”）")
+
+    def acting(self, g, step=None) -> bool:
+        return step is None or _counts(g, step)
+
+    def steps(self):
+        return {"冲锋": lambda g, out: _attack(g, out, "冲锋")}
 
 
 @entry("146白痴", IDENTITY, "146：<装傻>被投票出局时可以避免出局，之后不能投票、不能被投票、不能继任警长", ("装傻",))
@@ -276,7 +277,39 @@ class Idiot(Own):
 
 @entry("146杀人", TEAM_SKILL, "146：狼群共同<杀人>，狼人阵营判负后失去；寡妇刀：黑情侣在狼人阵营判负后的下一夜起共同<杀人>", ("杀人",))
 class PackKill(Own):
+    """Every 指杀 of the night but the 狼王's: the pack's, the black lovers' (寡妇刀), and those the new moons give
+    (神经错乱's <杀人>, the leader's <捕猎>), which are sent with the same word or answer to the same witch."""
+
     words = ("杀人",)
+    slots = ("杀人", moons.HUNT)
+
+    def open_slots(self, g):
+        out = []
+        if _pack_killers(g) and WOLVES not in g.state.lost and not g.decided(PACK, "杀人"):
+            out.append((PACK, "杀人"))
+        if _couple_may_kill(g) and not g.decided(COUPLE, "杀人"):
+            out.append((COUPLE, "杀人"))
+        return out + moons.kill_slots(g)
+
+    def begin_night(self, g) -> None:
+        n = g.night.number
+        for who, slot in self.open_slots(g):
+            key = g.night_key(who, slot)
+            if who in (PACK, COUPLE):
+                members = _pack_killers(g) if who == PACK else [p.name for p in _knife_holders(g)]
+                g.start_deadline(key, members, slot, "night")
+                g.tell(f"team:{who}", f"第{n}夜：{who}可以<杀人>：发送“杀人 座位号”（全队放弃发送“杀人 空”），关门后1小时内有效。")
+                continue
+            if slot == moons.HUNT:
+                self.rules.prompt(g, who, slot, "你可以<捕猎>指杀一名角色（限一次，发送“捕猎 座位号”）")
+            else:  # 神经错乱 told its killer what he can do tonight
+                g.start_deadline(key, [who], slot, "night")
+
+    def acting(self, g, step=None) -> bool:
+        return step is None or _counts(g, step)
+
+    def steps(self):
+        return {key: (lambda g, out, key=key: _attack(g, out, key)) for key in ("杀人", moons.HUNT, COUPLE_KILL, moons.CONFUSED_KILL)}
 
     def judging(self, g: Game) -> None:
         s = g.state
@@ -296,122 +329,33 @@ class R146(FileRuleset):
     def __init__(self, data: dict):
         super().__init__(data)
         self.skills = {**self.skills, **MOON_SKILLS}
-        # the library's elder, whose first life the night's settlement below spends in the post's step two
-        self.elder = next(p for p in self.parts if isinstance(p, Elder))
+        # 神经错乱: "狼群内角色失去技能<杀人>，获得技能<预言>……且狼人获得具体身份结果" — a wolf's <预言> is the event's
+        seer = self.skills["预言"]
+        self.skills["预言"] = dataclasses.replace(seer, run=lambda g, actor, target: (
+            seer.run if actor.role == "预言家" else moons.confused_foresight)(g, actor, target))
 
-    # --- the night ------------------------------------------------------------------------------------
-    def _pack_killers(self, g: Game) -> list[str]:
-        """The living members of the 狼群 who hold the pack's <杀人> tonight."""
-        return [p.name for p in pack_alive(g) if "杀人" not in p.lost and not g.suspended(p, "杀人")]
-
+    # --- the night: the file's night order and settlement, with what the new moons add ------------------
     def awaiting(self, g: Game) -> list[tuple[str, str]]:
-        """The open decisions, in the post's night order (2)–(7), with what tonight's events add."""
-        s = g.state
-        out: list[tuple[str, str]] = []
-
-        def ask(p: Player | None, slot: str) -> None:
-            if usable(g, p, slot) and not g.decided(p.name, slot):
-                out.append((p.name, slot))
-
-        ask(living_with_role(g, "医生"), "救治")
-        if self._pack_killers(g) and WOLVES not in s.lost and not g.decided(PACK, "杀人"):
-            out.append((PACK, "杀人"))
-        king = living_with_role(g, "狼王")
-        if king and _may_charge(g, king):
-            ask(king, "冲锋")
-        if _couple_may_kill(g) and not g.decided(COUPLE, "杀人"):
-            out.append((COUPLE, "杀人"))
-        witch = living_with_role(g, "女巫")
-        if (witch and not g.suspended(witch, "救药") and not {"救药", "毒药"} <= witch.used | witch.lost
-                and not g.decided(witch.name, "女巫")):
-            out.append((witch.name, "女巫"))
-        ask(living_with_role(g, "预言家"), "预言")
-        return out + moons.night_slots(g) + draws.slots(g)
+        return super().awaiting(g) + moons.night_slots(g) + draws.slots(g)
 
     def pass_night(self, g: Game, who: str, slot: str) -> None:
-        g.mark_done(who, slot)
+        super().pass_night(g, who, slot)
         if slot == draws.SHERIFF_DRAW and g.pending_for(who, slot):
             # the sheriff lets his draw go: "视为放弃技能，由导演随机新月"
             g.settle(g.pending_for(who, slot))
             draws.expire(g, g.state.player(who))
 
     def begin_night(self, g: Game) -> None:
-        n = g.night.number
         g.state.carry["widow_knife"] = _black(g) and WOLVES in g.state.lost
         moons.tonight(g)
         draws.taken_tonight(g)
-        asks = {
-            "救治": "你可以<救治>一名角色（发送“救治 座位号”）",
-            "冲锋": "你可以<冲锋>指杀一名角色（发送“冲锋 座位号”）",
-            "预言": "你可以<预言>一名角色（发送“预言 座位号”）",
-            moons.HUNT: "你可以<捕猎>指杀一名角色（限一次，发送“捕猎 座位号”）",
-            moons.MEDIUM: "你可以<灵媒>选择一名角色（发送“灵媒 座位号”）：如果当晚这名角色因指杀而出局，他依然可以参与下一个游戏日的讨论",
-        }
-        for who, slot in self.awaiting(g):
-            key = g.night_key(who, slot)
-            if who in (PACK, COUPLE):
-                members = self._pack_killers(g) if who == PACK else [p.name for p in _knife_holders(g)]
-                g.start_deadline(key, members, slot, "night")
-                g.tell(f"team:{who}", f"第{n}夜：{who}可以<杀人>：发送“杀人 座位号”（全队放弃发送“杀人 空”），关门后1小时内有效。")
-            elif slot == "女巫" and "通灵" not in g.state.player(who).lost:
-                # "女巫<通灵>……收到反馈后半小时": her time starts with the feedback
-                g.tell(f"player:{who}", f"第{n}夜：所有指杀提交后你会收到<通灵>反馈，之后30分钟内决定：救药 座位号 / 毒药 座位号 / 放弃。")
-            elif slot in (draws.SHERIFF_DRAW, draws.REDRAW):
-                continue  # the draw's limit runs from 关门; the gypsy's starts with her <窥月>
-            else:
-                g.start_deadline(key, [who], slot, "night")
-                if slot in g.night.granted.get(who, ()):
-                    continue  # 神经错乱 told him what he can do tonight
-                text = asks.get(slot, "你可以使用<毒药>（发送“毒药 座位号”）")
-                g.tell(f"player:{who}", f"第{n}夜：{text}，关门后1小时内有效；不发动请发送“放弃”。")
+        super().begin_night(g)
+        for who, slot in moons.night_slots(g):
+            if slot == moons.MEDIUM:
+                self.prompt(g, who, slot, "你可以<灵媒>选择一名角色（发送“灵媒 座位号”）：如果当晚这名角色因指杀而出局，他依然可以参与下一个游戏日的讨论")
+            else:  # a wolf's <预言>: 神经错乱 told him
+                g.start_deadline(g.night_key(who, slot), [who], slot, "night")
         draws.peek(g)
-
-    def route_feedback(self, g: Game) -> None:
-        if g.night.resolved:
-            return
-        witch = living_with_role(g, "女巫")
-        waiting = {(who, slot) for who, slot in self.awaiting(g)}
-        attacks_in = not any(slot in ("杀人", "冲锋", moons.HUNT) for _, slot in waiting)
-        # 通灵<强制>: "游戏日夜晚，反馈被指杀的角色。" "如果当晚一名角色被多次指杀，女巫的通灵只能收到一次反馈。"
-        # — once every 指杀 of the night is in (the pack's, the 狼王's 冲锋, the black lovers', and an event's).
-        if witch and usable(g, witch, "通灵") and not g.feedback_given(witch.name, "通灵") and attacks_in:
-            seat = {p.name: p.seat for p in g.state.players}
-            attacked = sorted({g.night.actions[k][1] for k in ATTACKS if k in g.night.actions}, key=seat.get)
-            g.give_feedback(witch, "通灵", None, attacked, skills.sensed(g, attacked, "指杀"))
-            if (witch.name, "女巫") in waiting:
-                g.tell(f"player:{witch.name}", "请在30分钟内决定：救药 座位号 / 毒药 座位号 / 放弃。")
-                g.start_deadline(g.night_key(witch.name, "女巫"), [witch.name], "女巫", "feedback")
-
-    def resolve_night(self, g: Game) -> list[tuple[str, str]]:
-        """(8) 指杀结算 in its four steps, each 指杀 in the night order, then (9) 毒药结算."""
-        s, a = g.state, g.night.actions
-        healed = a["救治"][1] if "救治" in a else None
-        saved = a["救药"][1] if "救药" in a else None
-        # a faction judged lost during the night has lost its killing skills by the settlement
-        attacks = [(k, a[k][1]) for k in ATTACKS if k in a and not (WOLVES in s.lost and s.player(a[k][0]).faction == WOLVES)]
-        out: list[tuple[str, str]] = []
-        # 救治: "若该角色没有成为指杀目标，累计一次空救。一名角色累计两次空救时立即出局。" — known once the 指杀 are in.
-        if healed and healed not in {t for _, t in attacks}:
-            p = s.player(healed)
-            p.marks["空救"] = p.marks.get("空救", 0) + 1
-            if p.marks["空救"] == 2:
-                out.append((healed, "救治"))
-        for key, target in attacks:
-            p = s.player(target)
-            # "一、被指杀的角色如果是救治的目标，指杀无效，否则有效。"
-            if target == healed:
-                continue
-            # "二、被指杀的角色是未被有效指杀过的长老，长老视为被有效指杀一次。" (长寿之命: "第一次被有效指杀时不会出局")
-            # Step two comes before the antidote: his first life is spent even on a night the witch saves him.
-            if key in self.elder.p["first_life_from"] and self.elder.spends_first_life(p):
-                continue
-            # "三、被指杀的角色如果是<救药>的目标，此次有效指杀不会导致角色出局。四、被指杀的角色出局。"
-            if target != saved:
-                out.append((target, CAUSE[key]))
-        # "（9）毒药结算，如女巫发动<毒药>，此时毒药生效，被毒害的角色出局。"
-        if "毒药" in a:
-            out.append((a["毒药"][1], "毒药"))
-        return out
 
     # --- the day ----------------------------------------------------------------------------------------
     def morning(self, g: Game, night_deaths: list[str]) -> None:
