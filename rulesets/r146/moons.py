@@ -350,12 +350,19 @@ def elect_leader(g: Game, actor: Player, target) -> None:
     del s["leader_day"]
     s["leader"] = t.name
     g.emit(DeadlineEnd(_leader_key(g)))
-    # "首领失去原有技能获得如下技能" — the pack's <杀人> and a 狼王's <冲锋>
+    # "首领失去原有技能获得如下技能" — the pack's <杀人> and a 狼王's <冲锋>, for good: a red card found to have come
+    # first for the pack's death that took his <冲锋> gives it back to no leader (engine/skills.py: charge_back)
     t.lost.update({"杀人", "冲锋"})
+    t.marks.pop("冲锋", None)
     t.granted.update({"统领", HUNT, "报复"})
     g.tell(f"team:{PACK}", f"{actor.name} 提交了首领：{g.label(t)}。{t.name} 失去原有技能，获得<统领>、<捕猎>、<报复>；其余角色照常共同<杀人>。")
     g.tell(f"player:{t.name}", "你成为狼族首领：失去原有技能；<统领>：计票时暗记减少两票；<捕猎>：夜晚可以指杀一名角色（限一次，发送“捕猎 座位号”）；"
            "<报复>：非因红牌罚下出局时，可以选择一名其他角色立即出局。")
+
+
+def lost_to_leadership(g: Game, actor: Player, skill: str) -> None:
+    if leader(g) is actor:
+        raise Rejected(f"狼族首领失去了原有技能（<{skill}>）")
 
 
 def leader(g: Game) -> Player | None:

@@ -18,13 +18,13 @@ from engine.game import Game
 from engine.library import IDENTITY, OFFICE, TEAM_SKILL, Part, entry, still_has
 from engine.rulefile import FileRuleset
 from engine.ruleset import Skill
-from engine.skills import night_target, once_tonight
+from engine.skills import once_tonight
 from engine.state import Pending, Player
 
 from . import draws, moons
 from .common import (
     BLACK, COUPLE, PACK, WOLVES, after_shot, ask_shot, fooled, lovers, pack_alive,
-    shot, usable,
+    shot,
 )
 
 # the night's 指杀 in the post's order: (3) 狼人 (the pack's 杀人, the 狼王's 冲锋, the leader's 捕猎), (4) 黑情侣,
@@ -58,12 +58,6 @@ def _pack_killers(g: Game) -> list[str]:
     return [p.name for p in pack_alive(g) if "杀人" not in p.lost and not g.suspended(p, "杀人")]
 
 
-def _may_charge(g: Game, king: Player) -> bool:
-    # "狼人阵营优先判负后，狼人阵营失去杀人技能。" — "杀人技能" without the brackets of a skill's name: every
-    # killing skill of the faction, 冲锋 too. A 狼王 who eloped is no longer of the faction and keeps it.
-    return "冲锋" not in king.lost and not (king.faction == WOLVES and WOLVES in g.state.lost)
-
-
 # --- night: (3) 狼人, (4) 黑情侣 ----------------------------------------------------------------------------
 def kill(g: Game, actor: Player, target) -> None:
     """杀人 is the pack's and, by 寡妇刀, the black lovers': one word, two teams."""
@@ -95,17 +89,6 @@ def _team_kill(g: Game, actor: Player, team: str, key: str, target) -> None:
     g.night.actions[key] = (actor.name, t.name)
     g.mark_done(team, "杀人")
     g.tell(f"team:{team}", f"{actor.name} 提交了今晚的指杀：{g.label(t)}。已确认，不能更改。")
-
-
-def charge(g: Game, actor: Player, target) -> None:
-    # 冲锋: "游戏日夜晚，可以指杀一名角色。当任意一名狼群内角色因除红牌罚下以外的原因出局后，狼王失去<冲锋>。"
-    if moons.leader(g) is actor:
-        raise Rejected("狼族首领失去了原有技能（<冲锋>）")
-    if "冲锋" in actor.lost:
-        raise Rejected("狼王已经失去<冲锋>：狼群内已有角色出局")
-    if not _may_charge(g, actor):
-        raise Rejected("狼人阵营已经判负，失去了杀人技能（<冲锋>）")
-    night_target(g, actor, "冲锋", target)
 
 
 # --- decisions -------------------------------------------------------------------------------------------
@@ -178,7 +161,6 @@ SKILLS = {
     s.name: s
     for s in (
         Skill("杀人", "night", kill, aliases=("刀", "杀"), team=True),
-        Skill("冲锋", "night", charge, aliases=("冲",), holders=("狼王",)),
         Skill("最后一枪", "decision", shoot, aliases=("开枪", "枪")),
         Skill("殉职", "decision", hand_over, aliases=("移交", "警徽")),
         Skill("任命", "decision", appoint, aliases=("执警",)),
@@ -238,28 +220,6 @@ def _counts(g: Game, key: str) -> bool:
     # "狼人阵营优先判负后，狼人阵营失去杀人技能": a faction judged lost during the night has lost its 指杀 by the settlement
     sent = g.night.actions.get(key)
     return not (sent and WOLVES in g.state.lost and g.state.player(sent[0]).faction == WOLVES)
-
-
-@entry("146狼王", IDENTITY, "146：与狼群共同<杀人>；<冲锋>每晚另外指杀一名角色，狼群内有角色非因红牌出局后失去", ("冲锋",))
-class Charge(Own):
-    words = ("冲锋",)
-    slots = ("冲锋",)
-
-    def open_slots(self, g):
-        king = self.holder(g)
-        if king and _may_charge(g, king) and usable(g, king, "冲锋") and not g.decided(king.name, "冲锋"):
-            return [(king.name, "冲锋")]
-        return []
-
-    def begin_night(self, g) -> None:
-        for who, slot in self.open_slots(g):
-            self.rules.prompt(g, who, slot, "你可以<冲锋>指杀一名角色（发送“冲锋 座位号”）")
-
-    def acting(self, g, step=None) -> bool:
-        return step is None or _counts(g, step)
-
-    def steps(self):
-        return {"冲锋": lambda g, out: _attack(g, out, "冲锋")}
 
 
 @entry("146白痴", IDENTITY, "146：<装傻>被投票出局时可以避免出局，之后不能投票、不能被投票、不能继任警长", ("装傻",))
@@ -333,6 +293,13 @@ class R146(FileRuleset):
         seer = self.skills["预言"]
         self.skills["预言"] = dataclasses.replace(seer, run=lambda g, actor, target: (
             seer.run if actor.role == "预言家" else moons.confused_foresight)(g, actor, target))
+        # 狼族首领: "首领失去原有技能" — told so, rather than why a 狼王 loses <冲锋> otherwise
+        charge = self.skills["冲锋"]
+
+        def charge_unless_leader(g: Game, actor: Player, target) -> None:
+            moons.lost_to_leadership(g, actor, "冲锋")
+            charge.run(g, actor, target)
+        self.skills["冲锋"] = dataclasses.replace(charge, run=charge_unless_leader)
 
     # --- the night: the file's night order and settlement, with what the new moons add ------------------
     def awaiting(self, g: Game) -> list[tuple[str, str]]:
@@ -471,9 +438,7 @@ class R146(FileRuleset):
     # --- deaths -----------------------------------------------------------------------------------------
     def after_death(self, g: Game, p: Player, cause: str) -> None:
         s = g.state
-        if cause != "红牌":
-            skills.charge_lost(g, p, PACK, "狼王")
-        super().after_death(g, p, cause)  # the parts' (长老's <长寿之命>, 丘比特's 殉情)
+        super().after_death(g, p, cause)  # the parts' (狼王's <冲锋>, 长老's <长寿之命>, 丘比特's 殉情)
         if cause == "红牌":
             handing = g.pending_for(p.name, "殉职")  # the idiot's hand-over after <装傻>
             if handing:
@@ -512,9 +477,7 @@ class R146(FileRuleset):
         # "红牌罚下出局的角色没有遗言权利，不能发动以下技能：长老<长寿之命>、猎人<最后一枪>、警长<殉职>。但情侣会触发
         # <殉情>。红牌罚下的警长警徽随机移交。" A 殉情 stands; so does a shot already fired.
         s = g.state
-        # a 狼王 made 狼族首领 lost <冲锋> by the event ("首领失去原有技能"), whatever the pack's deaths
-        changes = skills.charge_back(g, p, PACK, [k for k in s.with_role("狼王") if k is not moons.leader(g)])
-        changes += super().red_card_instead(g, p, cancelled)  # the parts' (长老's <长寿之命> undone)
+        changes = super().red_card_instead(g, p, cancelled)  # the parts' (狼王's <冲锋> back, 长老's <长寿之命> undone)
         if "殉职" in cancelled or s.carry.get("badge_after_shot") == p.name:
             s.carry.pop("badge_after_shot", None)
             self._random_sheriff(g, f"{g.label(p)} 被红牌罚下")
