@@ -140,7 +140,7 @@ class FileRuleset(Ruleset):
         self.night_order = list(data.get("night_order", ()))
         self.settlement = list(data.get("settlement", ()))
         self.prompt_text = (data.get("night") or {}).get("prompt", "")
-        self.skills = {s.name: s for part in parts for s in part.skills()}
+        self.skills = _skills(parts)
         if tie_pick.RULE in self.ties.values():
             self.skills[tie_pick.PICK] = tie_pick.skill()
         for part in parts:
@@ -156,7 +156,11 @@ class FileRuleset(Ruleset):
         self.hooks = {h: [p for p in (ranked if h in NIGHT_HOOKS else parts) if defines(p, h)] for h in HOOKS}
         self.hooks["start_game"].sort(key=lambda part: not part.starts_first)
         self.hooks["spares"].sort(key=lambda part: part.spares_rank)
-        self.slot_owner = {s: p for p in parts for s in (*p.slots, *p.granted)}
+        # a slot several parts may open (146's 杀人: the pack's, the black lovers'), decided when each has decided it
+        self.slot_owner: dict[str, list[Part]] = {}
+        for p in parts:
+            for s in (*p.slots, *p.granted):
+                self.slot_owner.setdefault(s, []).append(p)
         steps = [(name, fn, p) for p in parts for name, fn in p.steps().items()]
         self.step_of = {name: fn for name, fn, _ in steps}
         self.step_owner = {name: p for name, _, p in steps}
@@ -174,7 +178,7 @@ class FileRuleset(Ruleset):
         return self.team_parts[team]
 
     def decided(self, g, slot: str) -> bool:
-        return self.slot_owner[slot].slot_decided(g, slot)
+        return all(p.slot_decided(g, slot) for p in self.slot_owner[slot])
 
     def spared(self, g, name: str, cause: str) -> bool:
         return any(p.spares(g, name, cause) for p in self.hooks["spares"])
@@ -527,6 +531,28 @@ CONDITIONS = {"all_marked": _all_marked, "votes_half": _votes_half, "head_half":
 TIES = {"nobody": lambda g: votes.nobody, "first_to_reach": lambda g: votes.first_to_reach,
         "sheriffs_vote": lambda g: votes.sheriffs_vote(g.state.sheriff), "pk": lambda g: votes.nobody,
         tie_pick.RULE: lambda g: votes.nobody}
+
+
+def _skills(parts: list[Part]) -> dict:
+    """The skills the parts declare, by word. A team skill several parts declare under one word (146's 杀人: the pack's,
+    the black lovers' 寡妇刀) runs the first part's that the sender `sends` for, else the first's, whose refusal he gets."""
+    declared: dict[str, list] = {}
+    for part in parts:
+        for s in part.skills():
+            declared.setdefault(s.name, []).append((part, s))
+    out = {}
+    for word, alike in declared.items():
+        out[word] = alike[-1][1]
+        if len(alike) > 1 and all(s.team for _, s in alike):
+            out[word] = dataclasses.replace(alike[0][1], run=_by_sender(alike))
+    return out
+
+
+def _by_sender(alike: list):
+    def run(g, actor, target):
+        chosen = next((s for part, s in alike if part.sends(g, actor)), alike[0][1])
+        return chosen.run(g, actor, target)
+    return run
 
 
 def _shared(declared, holders: tuple[str, ...], own):

@@ -168,6 +168,10 @@ class Part:
     def counted(self, g: "Game", kind: str, ballots: list, result: str | None) -> None:
         """A count was tallied (`ballots`: the valid ones as (voter, target, weight)), before its result takes effect."""
 
+    def sends(self, g: "Game", actor: "Player") -> bool:
+        """Whether `actor`'s word is this part's, where several team skills share one (146's 杀人, engine/rulefile.py)."""
+        return False
+
     def shared_skills(self) -> dict[str, Callable]:
         """Skills it sends under a word another part declares (154's 黑山老妖 <吸精>, the ghosts' word): what
         runs when one of its holders sends that word."""

@@ -11,7 +11,7 @@ from functools import partial
 
 from .. import skills
 from ..errors import Rejected
-from . import TEAM_SKILL, Param, Part, entry
+from . import TEAM_SKILL, Param, Part, entry, still_has
 
 
 @entry("共同杀人", TEAM_SKILL, "游戏日夜晚，该阵营共群的角色可以共同指杀一名角色（无目标为全队放弃）", ("杀人",),
@@ -43,6 +43,15 @@ class TeamKill(Part):
     def members_alive(self, g):
         return [p for p in map(g.state.player, g.state.teams[self.team]) if p.alive]
 
+    def holders_tonight(self, g):
+        """The living members who hold the team's skill tonight: not one who lost it (146's 狼族首领) or has it taken
+        for the night (an event's)."""
+        skill = self.p["skill"]
+        return [p for p in self.members_alive(g) if skill not in p.lost and not g.suspended(p, skill)]
+
+    def sends(self, g, actor) -> bool:
+        return actor.name in g.state.teams.get(self.team, ())
+
     def acting(self, g, step=None) -> bool:
         return self.p["faction"] is None or self.p["faction"] not in g.state.lost
 
@@ -64,6 +73,7 @@ class TeamKill(Part):
             raise Rejected(self.own_granted.get(skill, {}).get("not_tonight", "{team}今晚没有<{skill}>").format(team=self.team, skill=skill))
         if not self.acting(g):
             raise Rejected(self.p["lost"].format(faction=self.p["faction"], skill=self.p["skill"]))
+        still_has(actor, self.p["skill"])
         skills.once_tonight(g, skill, self.team)
         if target is None:
             skills.team_passes(g, actor, self.team, skill)  # 空刀
@@ -94,7 +104,7 @@ class TeamKill(Part):
         if not self.p["prompt_last"]:
             self.tell_team(g)
         for who, slot in self.open_slots(g):
-            g.start_deadline(g.night_key(who, slot), [p.name for p in self.members_alive(g)], slot, "night")
+            g.start_deadline(g.night_key(who, slot), [p.name for p in self.holders_tonight(g)], slot, "night")
 
     def begin_night_after(self, g) -> None:
         if self.p["prompt_last"] and self.open_slots(g):
@@ -102,7 +112,7 @@ class TeamKill(Part):
 
     def tell_team(self, g) -> None:
         extra = self.granted_tonight(g)
-        if self.members_alive(g):
+        if self.holders_tonight(g):
             text = self.p["prompt"].format(night=g.night.number, team=self.team, skill=self.p["skill"])
             if extra:
                 text += self.p["granted_prompt"].format(team=self.team, extra=extra)
@@ -112,13 +122,10 @@ class TeamKill(Part):
         # asked after every command by a feedback that waits for the team (通灵): said without building the list
         if slot != self.p["skill"] and self.granted_tonight(g) != slot:
             return True  # not open tonight
-        s = g.state
-        return (slot in g.night.actions or g.decided(self.team, slot) or not self.acting(g)
-                or not any(s.player(n).alive for n in s.teams[self.team]))
+        return slot in g.night.actions or g.decided(self.team, slot) or not self.acting(g) or not self.holders_tonight(g)
 
     def open_slots(self, g):
-        s = g.state
-        if not self.acting(g) or not any(s.player(n).alive for n in s.teams[self.team]):
+        if not self.acting(g) or not self.holders_tonight(g):
             return []
         extra = self.granted_tonight(g)
         return [(self.team, slot) for slot in ([self.p["skill"]] + ([extra] if extra else []))

@@ -11,85 +11,18 @@ from __future__ import annotations
 
 import dataclasses
 from fractions import Fraction
+from functools import partial
 
 from engine import skills
 from engine.errors import Rejected
 from engine.game import Game
-from engine.library import IDENTITY, OFFICE, TEAM_SKILL, Part, entry, still_has
+from engine.library import IDENTITY, OFFICE, SKILL, Part, entry
 from engine.rulefile import FileRuleset
 from engine.ruleset import Skill
-from engine.skills import once_tonight
 from engine.state import Pending, Player
 
 from . import draws, moons
-from .common import (
-    BLACK, COUPLE, PACK, WOLVES, after_shot, ask_shot, fooled, lovers, pack_alive,
-    shot,
-)
-
-# the night's 指杀 in the post's order: (3) 狼人 (the pack's 杀人, the 狼王's 冲锋, the leader's 捕猎), (4) 黑情侣,
-# then 神经错乱's <杀人> (the seer's (6), else the witch's (5), else the hunter's)
-COUPLE_KILL = "黑情侣杀人"
-ATTACKS = ("杀人", "冲锋", moons.HUNT, COUPLE_KILL, moons.CONFUSED_KILL)
-CAUSE = {"杀人": "杀人", "冲锋": "冲锋", moons.HUNT: moons.HUNT, COUPLE_KILL: "杀人", moons.CONFUSED_KILL: "杀人"}
-
-
-def _black(g: Game) -> bool:
-    """Lovers of two factions have eloped (私奔) and formed the 黑情侣阵营 (the library's 丘比特)."""
-    return bool(lovers(g)) and lovers(g)[0].faction == BLACK
-
-
-def _couple_may_kill(g: Game) -> bool:
-    # 寡妇刀<强制>: "当情侣中没有混血儿、且【狼人阵营】优先判负后，情侣获得技能<杀人>" (no 混血儿 in this line-up).
-    # Held from the night after the loss: a night's 指杀 are known to the witch by then, and the lovers are
-    # told "从下一个夜晚起". 神秘的UFO: "黑情侣阵营的刀在混血儿/狼人手中。如果情侣的另一人被U，则他们依然可出刀。反之，
-    # 如果情侣中的混血儿/狼人被U，则失去<杀人>。" — the knife is the living wolf lover's.
-    return bool(g.state.carry.get("widow_knife")) and bool(_knife_holders(g))
-
-
-def _knife_holders(g: Game) -> list[Player]:
-    """The black lovers who hold the widow's knife: the living lovers, while the wolf among them lives."""
-    living = [p for p in lovers(g) if p.alive]
-    return living if any(p.role in ("狼人", "狼王") for p in living) else []
-
-
-def _pack_killers(g: Game) -> list[str]:
-    """The living members of the 狼群 who hold the pack's <杀人> tonight."""
-    return [p.name for p in pack_alive(g) if "杀人" not in p.lost and not g.suspended(p, "杀人")]
-
-
-# --- night: (3) 狼人, (4) 黑情侣 ----------------------------------------------------------------------------
-def kill(g: Game, actor: Player, target) -> None:
-    """杀人 is the pack's and, by 寡妇刀, the black lovers': one word, two teams."""
-    s = g.state
-    if "杀人" in g.night.granted.get(actor.name, ()) and actor.name not in s.teams[PACK]:
-        return moons.confused_kill(g, actor, target)  # 神经错乱: the seer's (witch's, hunter's) own 指杀
-    if actor.name in s.teams[PACK]:
-        # 杀人: "游戏日夜晚，该阵营共群的角色可以共同指杀一名角色。"
-        # "狼人阵营优先判负后，狼人阵营失去杀人技能。"
-        if WOLVES in s.lost:
-            raise Rejected("狼人阵营已经判负，失去了<杀人>")
-        still_has(actor, "杀人")  # 狼族首领: "首领失去原有技能"
-        return _team_kill(g, actor, PACK, "杀人", target)
-    if actor.name in s.carry.get("lovers", []) and _black(g):
-        if g.state.carry.get("widow_knife") and not _knife_holders(g):
-            raise Rejected("黑情侣阵营的刀在情侣中的狼人手中：他已出局，情侣失去了<杀人>")
-        if not _couple_may_kill(g):
-            raise Rejected("黑情侣在狼人阵营判负后的下一个夜晚起才获得<杀人>（寡妇刀）")
-        return _team_kill(g, actor, COUPLE, COUPLE_KILL, target)
-    raise Rejected("只有狼群成员（或获得<寡妇刀>的黑情侣）可以发动<杀人>")
-
-
-def _team_kill(g: Game, actor: Player, team: str, key: str, target) -> None:
-    # "第一个提交的为全队的选择": a team's kill is final once sent; "杀人 空" lets it go for the team.
-    once_tonight(g, key, team, "杀人")
-    if target is None:
-        return skills.team_passes(g, actor, team, "杀人")
-    t = g.living_target(target, "杀人")
-    g.night.actions[key] = (actor.name, t.name)
-    g.mark_done(team, "杀人")
-    g.tell(f"team:{team}", f"{actor.name} 提交了今晚的指杀：{g.label(t)}。已确认，不能更改。")
-
+from .common import PACK, WOLVES, after_shot, ask_shot, fooled, shot
 
 # --- decisions -------------------------------------------------------------------------------------------
 def shoot(g: Game, actor: Player, target) -> None:
@@ -160,7 +93,6 @@ def _new_sheriff(g: Game) -> None:
 SKILLS = {
     s.name: s
     for s in (
-        Skill("杀人", "night", kill, aliases=("刀", "杀"), team=True),
         Skill("最后一枪", "decision", shoot, aliases=("开枪", "枪")),
         Skill("殉职", "decision", hand_over, aliases=("移交", "警徽")),
         Skill("任命", "decision", appoint, aliases=("执警",)),
@@ -206,22 +138,6 @@ _own("146猎人", IDENTITY, "146：非因红牌出局后可以<最后一枪>（�
 _own("146警长", OFFICE, "146：<殉职>（装傻后须移交）、<任命>执警；警长、执警抽取新月", ("殉职", "任命"))
 
 
-def _attack(g: Game, out: list, key: str) -> list:
-    """One 指杀 of the night in the settlement, step by step as the post gives it ("一、被指杀的角色如果是救治的目标，
-    指杀无效……二、……长老视为被有效指杀一次。三、被指杀的角色如果是<救药>的目标，此次有效指杀不会导致角色出局。四、
-    被指杀的角色出局。"): steps one to three are the doctor's, the elder's and the witch's `spares`, in that order."""
-    a = g.night.actions
-    if key in a and _counts(g, key) and not g.rules.spared(g, a[key][1], key):
-        out.append((a[key][1], CAUSE[key]))
-    return out
-
-
-def _counts(g: Game, key: str) -> bool:
-    # "狼人阵营优先判负后，狼人阵营失去杀人技能": a faction judged lost during the night has lost its 指杀 by the settlement
-    sent = g.night.actions.get(key)
-    return not (sent and WOLVES in g.state.lost and g.state.player(sent[0]).faction == WOLVES)
-
-
 @entry("146白痴", IDENTITY, "146：<装傻>被投票出局时可以避免出局，之后不能投票、不能被投票、不能继任警长", ("装傻",))
 class Idiot(Own):
     words = ("装傻",)
@@ -235,51 +151,38 @@ class Idiot(Own):
         return False
 
 
-@entry("146杀人", TEAM_SKILL, "146：狼群共同<杀人>，狼人阵营判负后失去；寡妇刀：黑情侣在狼人阵营判负后的下一夜起共同<杀人>", ("杀人",))
-class PackKill(Own):
-    """Every 指杀 of the night but the 狼王's: the pack's, the black lovers' (寡妇刀), and those the new moons give
-    (神经错乱's <杀人>, the leader's <捕猎>), which are sent with the same word or answer to the same witch."""
+@entry("146新月", SKILL, "146：新月事件给出的夜晚指杀（神经错乱的<杀人>、狼族首领的<捕猎>）", (moons.HUNT,))
+class MoonKills(Part):
+    """The 指杀 the new moons give a night (神经错乱's <杀人>, sent with the pack's word, and the leader's <捕猎>): slots of
+    the file's night order, steps of its settlement, which the witch's <通灵> waits for and senses."""
 
-    words = ("杀人",)
     slots = ("杀人", moons.HUNT)
 
     def open_slots(self, g):
-        out = []
-        if _pack_killers(g) and WOLVES not in g.state.lost and not g.decided(PACK, "杀人"):
-            out.append((PACK, "杀人"))
-        if _couple_may_kill(g) and not g.decided(COUPLE, "杀人"):
-            out.append((COUPLE, "杀人"))
-        return out + moons.kill_slots(g)
+        return moons.kill_slots(g)
 
     def begin_night(self, g) -> None:
-        n = g.night.number
         for who, slot in self.open_slots(g):
-            key = g.night_key(who, slot)
-            if who in (PACK, COUPLE):
-                members = _pack_killers(g) if who == PACK else [p.name for p in _knife_holders(g)]
-                g.start_deadline(key, members, slot, "night")
-                g.tell(f"team:{who}", f"第{n}夜：{who}可以<杀人>：发送“杀人 座位号”（全队放弃发送“杀人 空”），关门后1小时内有效。")
-                continue
             if slot == moons.HUNT:
                 self.rules.prompt(g, who, slot, "你可以<捕猎>指杀一名角色（限一次，发送“捕猎 座位号”）")
             else:  # 神经错乱 told its killer what he can do tonight
-                g.start_deadline(key, [who], slot, "night")
+                g.start_deadline(g.night_key(who, slot), [who], slot, "night")
 
     def acting(self, g, step=None) -> bool:
-        return step is None or _counts(g, step)
+        # "狼人阵营优先判负后，狼人阵营失去杀人技能": a leader's <捕猎> sent before the loss is void at the settlement
+        sent = g.night.actions.get(step) if step else None
+        return not (sent and WOLVES in g.state.lost and g.state.player(sent[0]).faction == WOLVES)
 
     def steps(self):
-        return {key: (lambda g, out, key=key: _attack(g, out, key)) for key in ("杀人", moons.HUNT, COUPLE_KILL, moons.CONFUSED_KILL)}
+        return {moons.HUNT: partial(self.settle, key=moons.HUNT, cause=moons.HUNT),
+                moons.CONFUSED_KILL: partial(self.settle, key=moons.CONFUSED_KILL, cause="杀人")}
 
-    def judging(self, g: Game) -> None:
-        s = g.state
-        if WOLVES in s.lost and not s.carry.get("wolves_told"):
-            # "狼人阵营优先判负后，狼人阵营失去杀人技能。此事件发生时会通知狼人阵营。"
-            s.carry["wolves_told"] = True
-            g.tell(f"team:{PACK}", "狼人阵营已被判负：狼人阵营失去<杀人>技能（不公示）。")
-            if _black(g):
-                # 寡妇刀: "情侣获得技能<杀人>（此事件发生时会通知情侣）"
-                g.tell(f"team:{COUPLE}", "狼人阵营已被判负：<寡妇刀>生效，你们获得<杀人>，从下一个夜晚起可以共同指杀一名角色。")
+    def settle(self, g, out, key: str, cause: str):
+        # (8) 指杀结算, its steps one to three the doctor's, the elder's and the witch's `spares`, in that order
+        a = g.night.actions
+        if key in a and self.acting(g, key) and not self.rules.spared(g, a[key][1], key):
+            out.append((a[key][1], cause))
+        return out
 
 
 class R146(FileRuleset):
@@ -293,6 +196,14 @@ class R146(FileRuleset):
         seer = self.skills["预言"]
         self.skills["预言"] = dataclasses.replace(seer, run=lambda g, actor, target: (
             seer.run if actor.role == "预言家" else moons.confused_foresight)(g, actor, target))
+        # 神经错乱: "预言家……失去<预言>，并获得<杀人>" — his (the witch's, the hunter's) own 指杀, sent with the pack's word
+        kill = self.skills["杀人"]
+
+        def kill_or_confused(g: Game, actor: Player, target) -> None:
+            if "杀人" in g.night.granted.get(actor.name, ()) and actor.name not in g.state.teams.get(PACK, ()):
+                return moons.confused_kill(g, actor, target)
+            kill.run(g, actor, target)
+        self.skills["杀人"] = dataclasses.replace(kill, run=kill_or_confused)
         # 狼族首领: "首领失去原有技能" — told so, rather than why a 狼王 loses <冲锋> otherwise
         charge = self.skills["冲锋"]
 
@@ -313,7 +224,6 @@ class R146(FileRuleset):
             draws.expire(g, g.state.player(who))
 
     def begin_night(self, g: Game) -> None:
-        g.state.carry["widow_knife"] = _black(g) and WOLVES in g.state.lost
         moons.tonight(g)
         draws.taken_tonight(g)
         super().begin_night(g)
