@@ -156,6 +156,7 @@ class FileRuleset(Ruleset):
         self.hooks = {h: [p for p in (ranked if h in NIGHT_HOOKS else parts) if defines(p, h)] for h in HOOKS}
         self.hooks["start_game"].sort(key=lambda part: not part.starts_first)
         self.hooks["spares"].sort(key=lambda part: part.spares_rank)
+        self.hooks["after_death"].sort(key=lambda part: part.decides_last)
         # a slot several parts may open (146's 杀人: the pack's, the black lovers'), decided when each has decided it
         self.slot_owner: dict[str, list[Part]] = {}
         for p in parts:

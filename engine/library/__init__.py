@@ -110,6 +110,9 @@ class Part:
     # that keeps an effective harm from taking its target out (the witch's save: SAVES); the elder's first life, spent by
     # an effective harm only, is asked after the first (SPENT) or after both (LAST) as his post reads "有效指杀"
     spares_rank = 0
+    # its after_death comes after every other part's: the decision it asks (a hunter's shot) follows what a death
+    # brings by force (a lover's 殉情, an elder's curse)
+    decides_last = False
 
     def __init__(self, rules: "FileRuleset", kind: str, name: str, holders: tuple[str, ...], team: str | None, params: dict):
         self.rules, self.kind, self.name, self.holders, self.team, self.p = rules, kind, name, holders, team, params

@@ -44,8 +44,7 @@ class Elder(Part):
         spent = [g.night.number, cause]
         if not p.marks.get(FIRST_LIFE):
             p.marks[FIRST_LIFE] = spent
-        # a game kept before the harm was recorded holds 1 there: his life was spent then
-        return p.marks[FIRST_LIFE] in (spent, tuple(spent))
+        return p.marks[FIRST_LIFE] == spent
 
     def after_death(self, g, p, cause) -> None:
         if p.role not in self.holders or cause not in self.p["curses"]:

@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 from . import IDENTITY, Param, entry
-from .hunter import Hunter
+from .hunter import AT_ONCE, Hunter
 
 
 def params(blocked: list[str]) -> dict:
@@ -17,6 +17,7 @@ def params(blocked: list[str]) -> dict:
         limit=Param("shot", "答复的时限（时限表中的键）"),
         blocked_by=Param(blocked, "因这些原因出局时不能开枪（红牌总是不能）"),
         ask=Param("你已出局，可以<开枪>：发送“开枪 座位号”带走一名其他角色，或“放弃”。", "出局时问他的话"),
+        **AT_ONCE,
     )
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from engine.errors import Rejected
 from engine.game import Game
+from engine.library.hunter import ask_holding_night, fire
 from engine.state import Player
 from engine.typed import number as read_number
 
@@ -43,41 +44,20 @@ def number(target, low: int, high: int, word: str) -> int:
     return value
 
 
-# --- a shot when one goes out: the hunter's <最后一枪>, the wolf leader's <报复> --------------------------
+# --- a shot when one goes out: the wolf leader's <报复>, shaped like the hunter's <最后一枪> (the library's) ------
 def ask_shot(g: Game, p: Player, skill: str) -> None:
-    """Ask `p`, just out, for his shot. "如果在此流程中，猎人一旦出局，猎人需立即决定<最后一枪>，被枪杀的角色立即在猎人
-    出局之后出局": in a night's settlement the rest of it waits for him ("收到反馈后半小时"); by day his limit is
-    30 minutes after 关门, as the post gives it for one voted out."""
+    """Ask `p`, just out, for his shot, with the hunter's limits: in a night's settlement the rest of it waits for him
+    ("收到反馈后半小时"); by day his limit is 30 minutes after 关门, as the post gives it for one voted out."""
     send = f"发送“{skill} 座位号”使一名其他角色立即出局，或“放弃”"
     if g.phase == "night":
-        g.ask(p, skill, f"你已出局：可以<{skill}>，{send}（30分钟内有效）。", "feedback")
-        g.pending_for(p.name, skill).holds_night = True
+        ask_holding_night(g, p, skill, f"你已出局：可以<{skill}>，{send}（30分钟内有效）。", "feedback")
     else:
         g.ask(p, skill, f"你已出局：可以<{skill}>，{send}（关门后30分钟内有效）。", "day")
 
 
 def shot(g: Game, actor: Player, target, skill: str) -> None:
-    """<最后一枪> or <报复>: "选择一名其他角色，对其开枪（报复）。该角色立即出局。" (cause: the skill)."""
-    pending = g.pending_for(actor.name, skill)
-    if target is None:
-        g.settle(pending)
-        g.tell(f"player:{actor.name}", f"已收到：放弃<{skill}>。")
-    else:
-        t = g.find(target)
-        if t.name == actor.name:
-            raise Rejected(f"<{skill}>须选择一名其他角色")
-        # "已经公示的出局角色……不允许被选为技能或投票的目标": one who went out in this night's settlement
-        # and is not yet announced may be named; the shot is spent on him, and he learns nothing
-        if t.alive or not (g.phase == "night" and t.name in g.night.deaths):
-            t = g.living_target(target, skill)
-        g.settle(pending)
-        g.tell(f"player:{actor.name}", f"已收到：{skill} {g.label(t)}。")
-        g.kill(t, skill)
-        # A shot that holds the night's settlement joins the night's list, published at 开门; any other is
-        # published at once: "投票结束后，因投票而触发的……猎人<最后一枪>、以及被枪杀的角色立即公示" — even when a
-        # hunter voted out answers after 关门, within his 30 minutes.
-        if not pending.holds_night:
-            g.publish_deaths([t.name], skill)
+    """<最后一枪> or <报复>: "选择一名其他角色，对其开枪（报复）。该角色立即出局。" (cause: the skill), then the badge."""
+    fire(g, actor, target, skill)
     after_shot(g, actor)
 
 

@@ -22,14 +22,9 @@ from engine.ruleset import Skill
 from engine.state import Pending, Player
 
 from . import draws, moons
-from .common import PACK, WOLVES, after_shot, ask_shot, fooled, shot
+from .common import PACK, WOLVES, after_shot, fooled
 
 # --- decisions -------------------------------------------------------------------------------------------
-def shoot(g: Game, actor: Player, target) -> None:
-    # 最后一枪: "当猎人并非因红牌罚下而出局后，猎人可以选择一名其他角色，对其开枪。该角色立即出局。"
-    shot(g, actor, target, "最后一枪")
-
-
 def hand_over(g: Game, actor: Player, target) -> None:
     # 殉职<强制>: "警长并非因红牌罚下而出局后，须选择一名未出局的角色来继任警长。" — the idiot's <装傻> hand-over too
     # ("发动此技能时，若白痴是警长，须移交警长").
@@ -93,7 +88,6 @@ def _new_sheriff(g: Game) -> None:
 SKILLS = {
     s.name: s
     for s in (
-        Skill("最后一枪", "decision", shoot, aliases=("开枪", "枪")),
         Skill("殉职", "decision", hand_over, aliases=("移交", "警徽")),
         Skill("任命", "decision", appoint, aliases=("执警",)),
         Skill("装傻", "decision", play_dumb, takes_target=False),
@@ -134,7 +128,6 @@ def _own(name: str, kind: str, about: str, words: tuple[str, ...]) -> None:
 
 
 _own("146吉普赛人", IDENTITY, "146：<窥月>得知警长所选的大新月；<占卜>一次重新抽取", (draws.REDRAW,))
-_own("146猎人", IDENTITY, "146：非因红牌出局后可以<最后一枪>（神经错乱、猎人的愤怒另有规则）", ("最后一枪",))
 _own("146警长", OFFICE, "146：<殉职>（装傻后须移交）、<任命>执警；警长、执警抽取新月", ("殉职", "任命"))
 
 
@@ -211,6 +204,13 @@ class R146(FileRuleset):
             moons.lost_to_leadership(g, actor, "冲锋")
             charge.run(g, actor, target)
         self.skills["冲锋"] = dataclasses.replace(charge, run=charge_unless_leader)
+        # "猎人警长并非因红牌罚下而出局后，依次发动<最后一枪>、<殉职>": the badge is asked once the shot is answered
+        last_shot = self.skills["最后一枪"]
+
+        def shot_then_badge(g: Game, actor: Player, target) -> None:
+            last_shot.run(g, actor, target)
+            after_shot(g, actor)
+        self.skills["最后一枪"] = dataclasses.replace(last_shot, run=shot_then_badge)
 
     # --- the night: the file's night order and settlement, with what the new moons add ------------------
     def awaiting(self, g: Game) -> list[tuple[str, str]]:
@@ -359,9 +359,6 @@ class R146(FileRuleset):
                 s.carry["reappoint"] = True
                 self._random_sheriff(g, f"{g.label(p)} 被红牌罚下")
         else:
-            # (神经错乱 takes the hunter's <最后一枪> for its night: "失去<最后一枪>，并获得<杀人>")
-            if p.role == "猎人" and "最后一枪" not in p.lost and not g.suspended(p, "最后一枪"):
-                ask_shot(g, p, "最后一枪")
             if s.carry.get("badge_of") == p.name:
                 del s.carry["badge_of"]
                 s.carry["reappoint"] = True
