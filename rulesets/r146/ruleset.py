@@ -24,6 +24,7 @@ from engine.state import Pending, Player
 from . import draws, moons
 from .common import PACK, WOLVES, after_shot, fooled
 
+
 # --- decisions -------------------------------------------------------------------------------------------
 def hand_over(g: Game, actor: Player, target) -> None:
     # 殉职<强制>: "警长并非因红牌罚下而出局后，须选择一名未出局的角色来继任警长。" — the idiot's <装傻> hand-over too
