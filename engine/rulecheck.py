@@ -246,8 +246,9 @@ class Checker:
                     if self.mapping(("teams", team, "skills", i), s):
                         self.entry(("teams", team, "skills", i), s, TEAM_SKILL)
         sheriff = d.get("sheriff") or {}
-        if sheriff.get("succession"):
-            self.entry(("sheriff", "succession"), sheriff["succession"], OFFICE)
+        for office in ("succession", "deputy"):
+            if sheriff.get(office):
+                self.entry(("sheriff", office), sheriff[office], OFFICE)
 
     def win_and_loss(self, factions: dict, names: list, teams: set) -> None:
         wins = {f for f, r in factions.items() if isinstance(r, dict) and r.get("wins_when")}
@@ -317,6 +318,8 @@ class Checker:
             for k, v in p.p.items():
                 if k == "limit" and isinstance(v, str) and v not in rules.limits:
                     self.bad(("limits",), f"<{p.name}>用到的时限「{v}」不在 limits 中")
+                if k == "asks" and v and not isinstance(p.p.get("limit"), str):
+                    self.bad(("identities",), f"<{p.name}>设了 asks（先问他是否发动），须同时用 limit 写答复的时限（limits 中的键）")
                 if k == "waits_for":  # what a feedback waits for: night actions of this post (a granted one too)
                     self.known(p.name, k, v, rules.slot_owner, "夜晚行动", "本帖的夜晚行动")
                 if k == "first_life_from" and d.get("settlement"):  # harms the file's settlement settles

@@ -303,8 +303,40 @@ class FileRuleset(Ruleset):
 
     def after_election(self, g, elected: str | None) -> None:
         super().after_election(g, elected)
+        for part in self.hooks["after_election"]:
+            part.after_election(g, elected)
         if self.first_night_after_election:
             self._night_one_out(g)
+
+    # --- the sheriff's offices (engine/library/sheriff.py, deputy.py) -----------------------------------
+    def officers(self, g) -> list[tuple[str, str | None]]:
+        return super().officers(g) + [o for part in self.hooks["officers"] for o in part.officers(g)]
+
+    def sheriff_duties(self, g) -> str:
+        return "".join(part.duties(g) for part in self.hooks["duties"])
+
+    def deputy_duties(self, g) -> str:
+        """What more the post asks of a deputy in this game, told him when he is appointed (146: 辅策)."""
+        return ""
+
+    def heir_problem(self, g, p) -> str | None:
+        return next((why for part in self.hooks["heir_problem"] if (why := part.heir_problem(g, p))), None)
+
+    def officer_named(self, g, office: str, chosen: bool, before: str | None) -> None:
+        for part in self.hooks["officer_named"]:
+            part.officer_named(g, office, chosen, before)
+
+    def badge_vacated(self, g, p, ask: str) -> None:
+        for part in self.hooks["badge_vacated"]:
+            part.badge_vacated(g, p, ask)
+
+    def badge_lapsed(self, g, p, why: str) -> None:
+        for part in self.hooks["badge_lapsed"]:
+            part.badge_lapsed(g, p, why)
+
+    def answered(self, g, p) -> None:
+        for part in self.hooks["answered"]:
+            part.answered(g, p)
 
     def _night_one_out(self, g, earlier: bool = False) -> None:
         """Night 1's victims go out and are published: after the election, or at day 2's 开门 when it was
@@ -604,8 +636,8 @@ def _parts(rules: FileRuleset, data: dict) -> list[Part]:
         for s in t.get("skills", ()):
             e = lib[s["library"]]
             parts.append(e.make(rules, e.kind, s.get("name", e.name), (), team, _params(e, s.get("params"))))
-    succession = (data.get("sheriff") or {}).get("succession")
-    if succession:
-        e = lib[succession["library"]]
-        parts.append(e.make(rules, e.kind, succession.get("name", e.name), (), None, _params(e, succession.get("params"))))
+    for office in ("succession", "deputy"):
+        if o := (data.get("sheriff") or {}).get(office):
+            e = lib[o["library"]]
+            parts.append(e.make(rules, e.kind, o.get("name", e.name), (), None, _params(e, o.get("params"))))
     return parts

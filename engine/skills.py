@@ -86,35 +86,6 @@ def poison(g: "Game", actor: "Player", target, *, slot: str) -> None:
     g.tell(f"player:{actor.name}", f"已收到：毒药 {g.label(t)}。")
 
 
-def random_sheriff(g: "Game", why: str, eligible: list["Player"]) -> "Player | None":
-    """The badge goes to a player drawn from the game's seed (a red card, a missed 殉职)."""
-    if not eligible:
-        return None
-    heir = g.state.rng.choice(eligible)
-    g.state.sheriff = heir.name
-    g.tell("public", f"{why}，警徽随机移交给 {g.label(heir)}")
-    g.tell(f"player:{heir.name}", "你继任了警长。")
-    return heir
-
-
-def hand_over(g: "Game", actor: "Player", target) -> None:
-    """殉职: the sheriff who went out names a living successor (or, where the post allows, tears the badge)."""
-    pending = g.pending_for(actor.name, "殉职")
-    if target is None:
-        if not g.rules.badge_may_be_torn:
-            raise Rejected("<殉职>是强制技，不能撕警徽：请发送“殉职 座位号”选择一名未出局的角色继任警长")
-        g.settle(pending)
-        g.tell("public", f"{g.label(actor)} 撕毁了警徽，本局不再有警长")
-        g.tell(f"player:{actor.name}", "已收到：撕毁警徽。")
-        return
-    t = g.living_target(target, "殉职")
-    g.settle(pending)
-    g.state.sheriff = t.name
-    g.tell("public", f"{g.label(actor)} 将警徽移交给 {g.label(t)}")
-    g.tell(f"player:{actor.name}", f"已收到：警徽移交给 {g.label(t)}。")
-    g.tell(f"player:{t.name}", "你继任了警长。")
-
-
 def charge_lost(g: "Game", p: "Player", team: str, holder_role: str) -> None:
     """冲锋 is lost "当任意一名{team}内角色因除红牌罚下以外的原因出局后" (146's 狼王, 154's 姥姥); the holder
     keeps whose going out took it, for a red card that turns out to have come first (charge_back)."""

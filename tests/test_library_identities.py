@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from engine import Act, Ballots, Card, CloseDay, Game, OpenDay
+from engine import Act, Ballots, Card, CloseDay, Game, OpenDay, Timeout
 from engine.events import Feedback, Notice
 from engine.library import entries
 from engine.rulecheck import load_text
@@ -447,3 +447,53 @@ def test_a_sister_made_a_lover_loses_her_group_wherever_the_file_lists_the_cupid
     out = g.apply(CloseDay())
     assert "姐妹群" not in g.state.teams and "默契" in g.state.player("两姐妹").lost
     assert "失去<默契>" in told(out, "两姐妹")
+
+
+DEPUTY_POST = Path(__file__).parent / "scenarios" / "posts" / "deputy.yaml"
+DEPUTY_SEATS = [("甲", "狼人"), ("乙", "狼人"), ("丙", "狼人"), ("丁", "预言家"), ("戊", "猎人"), ("己", "白痴"),
+                ("庚", "村民"), ("辛", "村民"), ("壬", "村民")]
+
+
+def deputy_game(sheriff: str) -> Game:
+    """posts/deputy.yaml after night 1 and the election of `sheriff`."""
+    g = Game(load_text(DEPUTY_POST.read_text()), DEPUTY_SEATS, seed=1)
+    ok(g, CloseDay(), act("甲", "杀人", "壬"), act("丁", "放弃"), OpenDay(), Ballots("election", (("甲", sheriff), ("乙", sheriff))))
+    return g
+
+
+def public(out) -> str:
+    return "\n".join(e.text for e in out.events if isinstance(e, Notice) and e.audience == "public")
+
+
+def test_the_deputy_is_appointed_again_when_he_goes_out_and_at_random_when_the_sheriff_lets_it_pass():
+    # 任命: "警长当选后须立即任命一名执警，不能任命自己；警长或执警出局后，警长重新任命执警。"
+    g = deputy_game("庚")
+    refused(g, act("庚", "任命", "庚"), "不能任命自己为执警")
+    out = g.apply(act("庚", "任命", "辛"))
+    assert "警长 7号 庚 任命 8号 辛 为执警" in public(out) and told(out, "辛") == "你被任命为执警。"
+    assert g.rules.officers(g) == [("警长", "庚"), ("执警", "辛")]
+    ok(g, OpenDay(), CloseDay(), act("甲", "杀人", "辛"), act("丁", "放弃"))
+    out = g.apply(OpenDay())
+    assert "须<任命>一名执警" in told(out, "庚") and g.rules.officers(g)[1] == ("执警", None)
+    ok(g, CloseDay())
+    out = g.apply(Timeout(g.pending_for("庚", "任命").key))
+    deputy = g.rules.officers(g)[1][1]
+    assert deputy not in (None, "庚") and g.state.player(deputy).alive
+    assert f"警长 7号 庚 未任命执警，随机任命 {g.label(g.state.player(deputy))} 为执警" in public(out)
+
+
+def test_an_idiot_asked_first_stays_out_of_every_vote_or_goes_out_by_his_days_vote_when_his_time_passes():
+    # "白痴被投票放逐时，可以发动<装傻>免于出局……此后不能投票、不能成为投票对象"
+    g = deputy_game("庚")
+    ok(g, act("庚", "任命", "辛"), OpenDay(), Ballots("exile", (("甲", "己"), ("乙", "己"))))
+    assert g.state.player("己").alive and g.pending_for("己", "装傻")
+    out = g.apply(act("己", "装傻"))
+    assert "6号 己 发动<装傻>，免于出局。" in public(out) and g.state.player("己").alive
+    ok(g, CloseDay(), act("甲", "杀人", "辛"), act("丁", "放弃"), OpenDay())
+    assert g.state.day.may_not_vote["己"] == g.state.day.may_not_be_voted["己"] == "白痴已发动<装傻>"
+    # the idiot sheriff who lets his time pass: out by his day's vote, and his badge with no heir asked
+    g = deputy_game("己")
+    ok(g, act("己", "任命", "辛"), OpenDay(), Ballots("exile", (("甲", "己"), ("乙", "己"))), CloseDay())
+    out = g.apply(Timeout(g.pending_for("己", "装傻").key))
+    assert g.state.player("己").death[:2] == ("day", 2) and g.state.sheriff is None
+    assert "6号 己 未移交警徽，本局不再有警长" in public(out) and not g.pending_for("己", "殉职")

@@ -110,9 +110,9 @@ class Part:
     # that keeps an effective harm from taking its target out (the witch's save: SAVES); the elder's first life, spent by
     # an effective harm only, is asked after the first (SPENT) or after both (LAST) as his post reads "有效指杀"
     spares_rank = 0
-    # its after_death comes after every other part's: the decision it asks (a hunter's shot) follows what a death
-    # brings by force (a lover's 殉情, an elder's curse)
-    decides_last = False
+    # the order parts' after_death is asked in, lowest first: a decision asked (a hunter's shot: 1) follows what a
+    # death brings by force (a lover's 殉情, an elder's curse: 0), and the badge (2) follows the shot
+    decides_last = 0
 
     def __init__(self, rules: "FileRuleset", kind: str, name: str, holders: tuple[str, ...], team: str | None, params: dict):
         self.rules, self.kind, self.name, self.holders, self.team, self.p = rules, kind, name, holders, team, params
@@ -170,6 +170,27 @@ class Part:
 
     def counted(self, g: "Game", kind: str, ballots: list, result: str | None) -> None:
         """A count was tallied (`ballots`: the valid ones as (voter, target, weight)), before its result takes effect."""
+
+    # --- the sheriff's offices (engine/library/sheriff.py, deputy.py) --------------------------------
+    def heir_problem(self, g: "Game", p: "Player") -> str | None:
+        """Why `p` may not take the badge (the idiot who played dumb: "不能继任警长"), or None."""
+
+    def officer_named(self, g: "Game", office: str, chosen: bool, before: str | None) -> None:
+        """`office` has a new holder (or, named at random with nobody eligible, none): `chosen` by the one whose
+        duty it was, in time, rather than at random; `before`, who held or handed it."""
+
+    def badge_vacated(self, g: "Game", p: "Player", ask: str) -> None:
+        """The living sheriff `p` gives the badge up (an idiot's 装傻) and is asked `ask` for his heir."""
+
+    def badge_lapsed(self, g: "Game", p: "Player", why: str) -> None:
+        """The time `p` had to hand the badge on is gone with another of his (an idiot's 装傻): it moves now."""
+
+    def answered(self, g: "Game", p: "Player") -> None:
+        """`p` answered a shot asked of him, or let it go: what waited for it (the badge) is asked now."""
+
+    def officers(self, g: "Game") -> list[tuple[str, str | None]]: ...
+    def duties(self, g: "Game") -> str: ...
+    def after_election(self, g: "Game", elected: str | None) -> None: ...
 
     def sends(self, g: "Game", actor: "Player") -> bool:
         """Whether `actor`'s word is this part's, where several team skills share one (146's 杀人, engine/rulefile.py)."""
@@ -237,7 +258,8 @@ def still_has(actor: "Player", skill: str) -> None:
 
 HOOKS = ("begin_night", "begin_night_after", "feedback", "pass_night", "spares", "start_game", "begin_day", "closing", "timeout",
          "count_notes", "exile_bonus", "day_options", "after_death", "red_card_instead", "public", "expire",
-         "checked_as", "slot_text", "judging", "exile_instead", "joint_problems", "counted")
+         "checked_as", "slot_text", "judging", "exile_instead", "joint_problems", "counted", "heir_problem", "officer_named",
+         "badge_vacated", "badge_lapsed", "answered", "officers", "duties", "after_election")
 
 
 def defines(part: Part, hook: str) -> bool:

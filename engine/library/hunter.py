@@ -27,7 +27,7 @@ AT_ONCE = dict(
        ask=Param("你已出局，可以<最后一刀>：发送“最后一刀 座位号”使一名其他角色立即出局，或“放弃”（关门后30分钟内有效）。", "出局时问他的话"),
        **AT_ONCE)
 class Hunter(Part):
-    decides_last = True
+    decides_last = 1
 
     def skills(self):
         return [self.skill(self.shoot, self.p["skill"], "decision", self.p["aliases"])]
@@ -52,6 +52,7 @@ class Hunter(Part):
     def expire(self, g, pending) -> None:
         if pending.skill == self.p["skill"]:
             g.tell("director", f"{pending.who} 未在时限内发动<{pending.skill}>，视为放弃")
+            g.rules.answered(g, g.state.player(pending.who))
 
 
 def ask_holding_night(g, p, skill: str, text: str, limit: str) -> None:
@@ -66,7 +67,7 @@ def fire(g, actor, target, skill: str) -> None:
     if target is None:
         g.settle(pending)
         g.tell(f"player:{actor.name}", f"已收到：放弃<{skill}>。")
-        return
+        return g.rules.answered(g, actor)
     t = g.find(target)
     if t.name == actor.name:
         raise Rejected(f"<{skill}>须选择一名其他角色")
@@ -82,3 +83,4 @@ def fire(g, actor, target, skill: str) -> None:
     # after 关门, within his time.
     if not pending.holds_night:
         g.publish_deaths([t.name], skill)
+    g.rules.answered(g, actor)  # what waited for his shot (the badge: "依次发动<最后一枪>、<殉职>")

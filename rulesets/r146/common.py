@@ -1,10 +1,10 @@
 """[146] What every part of the post speaks of: its factions and groups, the lovers, the idiot who played
-dumb, and whether a player may still use a skill."""
+dumb, whether a player may still use a skill, and the new moons' shots."""
 from __future__ import annotations
 
 from engine.errors import Rejected
 from engine.game import Game
-from engine.library.hunter import ask_holding_night, fire
+from engine.library.hunter import ask_holding_night
 from engine.state import Player
 from engine.typed import number as read_number
 
@@ -46,23 +46,11 @@ def number(target, low: int, high: int, word: str) -> int:
 
 # --- a shot when one goes out: the wolf leader's <报复>, shaped like the hunter's <最后一枪> (the library's) ------
 def ask_shot(g: Game, p: Player, skill: str) -> None:
-    """Ask `p`, just out, for his shot, with the hunter's limits: in a night's settlement the rest of it waits for him
-    ("收到反馈后半小时"); by day his limit is 30 minutes after 关门, as the post gives it for one voted out."""
+    """Ask `p`, just out, for his shot (fired as the hunter's: engine/library/hunter.py, `fire`), with the hunter's
+    limits: in a night's settlement the rest of it waits for him ("收到反馈后半小时"); by day his limit is 30 minutes
+    after 关门, as the post gives it for one voted out."""
     send = f"发送“{skill} 座位号”使一名其他角色立即出局，或“放弃”"
     if g.phase == "night":
         ask_holding_night(g, p, skill, f"你已出局：可以<{skill}>，{send}（30分钟内有效）。", "feedback")
     else:
         g.ask(p, skill, f"你已出局：可以<{skill}>，{send}（关门后30分钟内有效）。", "day")
-
-
-def shot(g: Game, actor: Player, target, skill: str) -> None:
-    """<最后一枪> or <报复>: "选择一名其他角色，对其开枪（报复）。该角色立即出局。" (cause: the skill), then the badge."""
-    fire(g, actor, target, skill)
-    after_shot(g, actor)
-
-
-def after_shot(g: Game, p: Player) -> None:
-    # "猎人警长并非因红牌罚下而出局后，依次发动<最后一枪>、<殉职>" — a wolf leader who held the badge, likewise.
-    if g.state.carry.get("badge_after_shot") == p.name and g.phase != "over":
-        del g.state.carry["badge_after_shot"]
-        g.when_public("殉职", p)

@@ -20,10 +20,11 @@ from engine.commands import Ballots
 from engine.errors import Rejected
 from engine.events import DeadlineEnd
 from engine.game import Game
+from engine.library.hunter import fire
 from engine.skills import living_with_role, once_tonight
 from engine.state import Pending, Player
 
-from .common import PACK, WOLVES, ask_shot, fooled, labels, number, pack_alive, shot, usable
+from .common import PACK, WOLVES, ask_shot, fooled, labels, number, pack_alive, usable
 
 # the night's 指杀 an event adds, as the settlement records them
 HUNT = "捕猎"  # 狼族首领's <捕猎>
@@ -395,7 +396,7 @@ def revenge(g: Game, actor: Player, target) -> None:
     # <最后一枪>, with his limits (the post gives <报复> none of its own).
     if target is not None and wolves_lost(g, actor):
         raise Rejected("狼人阵营已经判负，失去了杀人技能（<报复>）：请发送“放弃”")
-    shot(g, actor, target, "报复")
+    fire(g, actor, target, "报复")
 
 
 def command(g: Game) -> dict[str, Fraction]:
